@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+import { helpText, parseServeArguments, UsageError } from './arguments.js'
+import { serve } from './serve.js'
+
+const main = async (args: string[]) => {
+    const [command, ...rest] = args
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
+        console.log(helpText)
+        return
+    }
+    if (command !== 'serve') throw new UsageError(`unknown command "${command}"`)
+    await serve(parseServeArguments(rest, process.env))
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+    if (error instanceof UsageError) {
+        console.error(`shelf: ${error.message}\nRun "shelf --help" for the flags.`)
+        process.exitCode = 2
+    } else {
+        console.error(`shelf: ${(error as Error).message}`)
+        process.exitCode = 1
+    }
+})

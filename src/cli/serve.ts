@@ -1,0 +1,37 @@
+import { networkInterfaces } from 'node:os'
+import { resolve } from 'node:path'
+import { contentTypeInfos, contentTypes } from '../content/item-types.js'
+import { formatProblem } from '../content/problems.js'
+import { startShelf } from '../server.js'
+import type { ServeArguments } from './arguments.js'
+
+export const serve = async ({ options, listen }: ServeArguments) => {
+    const started = performance.now()
+    const shelf = await startShelf(options, listen)
+    const catalog = shelf.catalog()
+    const counts = contentTypes.map((type) => [contentTypeInfos[type].plural, catalog.items[type].size] as const).filter(([, count]) => count > 0)
+    console.log(`Shelf serving ${resolve(options.content)} as "${options.name}" in ${Math.round(performance.now() - started)} ms`)
+    console.log(`  ${counts.map(([plural, count]) => `${count} ${plural}`).join(', ') || 'no items yet'}`)
+    if (catalog.problems.length) {
+        console.log(`  ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}:`)
+        for (const problem of catalog.problems) console.log(`    ${formatProblem(problem)}`)
+    }
+    console.log(`listening on ${shelf.url}`)
+    if (!listen.host || listen.host === '0.0.0.0' || listen.host === '::') {
+        for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${shelf.port}`)
+    }
+    if (options.name !== 'sonolus') console.log('  (the Sonolus app itself expects --name sonolus)')
+
+    const stop = () => {
+        void shelf.close().then(() => process.exit(0))
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+}
+
+/** Addresses a phone on the same network can reach this machine by. */
+const lanAddresses = () =>
+    Object.values(networkInterfaces())
+        .flat()
+        .filter((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')
+        .map((entry) => entry!.address)

@@ -1,0 +1,332 @@
+import type { Dirent } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { mapLimit } from '../util/map-limit.js'
+import { contentTypeInfos, contentTypes, type ContentType, type ResourceKind } from './item-types.js'
+import { parseRecordFile, type ParsedFile } from './parse-file.js'
+import { ContentError, type Problem } from './problems.js'
+import { normalizeFields, parseTime, type ItemFields } from './records.js'
+import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
+import { normalizeServerSettings, type ServerSettings } from './server-settings.js'
+import type { LocalizedText } from './text.js'
+import { formatFieldPath, type ContentValidator, type SchemaIssue, type SchemaName } from './validate.js'
+
+export type CommentRecord = {
+    name: string
+    file: string
+    author: LocalizedText
+    authorId?: string
+    time: number
+    content: string
+}
+
+export type LeaderboardEntryRecord = {
+    name: string
+    rank: string
+    player: string
+    value: string
+    replays: string[]
+}
+
+export type LeaderboardRecord = {
+    name: string
+    file: string
+    title: LocalizedText
+    description?: LocalizedText
+    records: LeaderboardEntryRecord[]
+}
+
+/** One item as the folder describes it, before references to other items are resolved. */
+export type ItemRecord = {
+    type: ContentType
+    name: string
+    /** The record file, relative to the content folder. */
+    file: string
+    fields: ItemFields
+    /** Where each reference field was written, so a broken reference can name its line. */
+    referencePositions: Record<string, Omit<Problem, 'message' | 'severity'>>
+    resources: Record<string, Resource>
+    comments: CommentRecord[]
+    leaderboards: LeaderboardRecord[]
+}
+
+export type LoadedContent = {
+    settings: ServerSettings
+    items: ItemRecord[]
+    problems: Problem[]
+}
+
+export type LoadTools = {
+    validator: ContentValidator
+    processor: ResourceProcessor
+}
+
+const safeName = /^(?![._])[A-Za-z0-9._~-]+$/
+/** Item names that would be shadowed by the protocol's fixed routes. */
+const reservedItemNames = new Set(['info', 'list', 'create', 'upload'])
+const recordFileNames = ['item.json', 'item.yaml', 'item.yml', 'item.md']
+const defaultsFileName = '_defaults.yaml'
+/** Enough parallel reads to keep the disk busy without exhausting file descriptors. */
+const concurrency = 32
+
+export const isSafeName = (name: string) => safeName.test(name)
+
+/** Reads a whole content folder into records and the problems found on the way. */
+export const loadContent = async (root: string, tools: LoadTools): Promise<LoadedContent> => {
+    const loader = new FolderLoader(root, tools)
+    const settings = await loader.loadSettings()
+    const items = (await Promise.all(contentTypes.map((type) => loader.loadType(type)))).flat()
+    return { settings, items, problems: loader.problems }
+}
+
+class FolderLoader {
+    readonly problems: Problem[] = []
+
+    constructor(
+        private readonly root: string,
+        private readonly tools: LoadTools,
+    ) {}
+
+    async loadSettings(): Promise<ServerSettings> {
+        const entries = await this.list('')
+        const names = new Set(entries.map((entry) => entry.name))
+        const file = ['server.yaml', 'server.yml', 'info.json'].find((name) => names.has(name))
+        if (file !== 'info.json' && names.has('info.json')) {
+            this.problems.push({ file: 'info.json', message: `ignored: ${file} is used instead`, severity: 'warning' })
+        }
+        // A folder without settings (or with broken ones) still serves, under a neutral title.
+        const record = file ? await this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
+        const settings = normalizeServerSettings(record?.data ?? { title: 'Shelf' }, file)
+        settings.banner = await this.findResource('', names, 'banner', 'image')
+        return settings
+    }
+
+    async loadType(type: ContentType): Promise<ItemRecord[]> {
+        const folder = contentTypeInfos[type].plural
+        const entries = await this.list(folder)
+        let defaults: Record<string, unknown> = {}
+        if (entries.some((entry) => entry.isFile() && entry.name === defaultsFileName)) {
+            defaults = (await this.readRecord(`${folder}/${defaultsFileName}`, type, true))?.data ?? {}
+        }
+        const items = await mapLimit(entries, concurrency, (entry) => this.loadEntry(type, folder, entry, defaults))
+        return items.filter((item): item is ItemRecord => item !== undefined)
+    }
+
+    private async loadEntry(type: ContentType, folder: string, entry: Dirent, defaults: Record<string, unknown>) {
+        if (isIgnored(entry.name) || entry.name === defaultsFileName) return undefined
+        if (entry.isDirectory()) return this.loadItemFolder(type, `${folder}/${entry.name}`, entry.name, defaults)
+        if (type === 'post' && entry.isFile() && entry.name.endsWith('.md')) {
+            return this.loadItem(type, entry.name.slice(0, -3), `${folder}/${entry.name}`, defaults)
+        }
+        return undefined
+    }
+
+    private async loadItemFolder(type: ContentType, folder: string, name: string, defaults: Record<string, unknown>) {
+        const entries = await this.list(folder)
+        const names = new Set(entries.filter((entry) => entry.isFile()).map((entry) => entry.name))
+        const recordFiles = recordFileNames.filter((file) => names.has(file))
+        if (recordFiles.length === 0) {
+            this.problems.push({ file: folder, message: `no record file: add one of ${recordFileNames.join(', ')}`, severity: 'error' })
+            return undefined
+        }
+        if (recordFiles.length > 1) {
+            this.problems.push({ file: folder, message: `more than one record file (${recordFiles.join(', ')}): keep one`, severity: 'error' })
+            return undefined
+        }
+        const subfolders = new Set(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name))
+        const item = await this.loadItem(type, name, `${folder}/${recordFiles[0]}`, defaults)
+        if (!item) return undefined
+        item.resources = await this.findResources(type, folder, names)
+        if (!this.hasAllResources(type, folder, item)) return undefined
+        if (subfolders.has('comments')) item.comments = await this.loadComments(`${folder}/comments`)
+        if (subfolders.has('leaderboards')) item.leaderboards = await this.loadLeaderboards(`${folder}/leaderboards`)
+        return item
+    }
+
+    private async loadItem(type: ContentType, name: string, file: string, defaults: Record<string, unknown>): Promise<ItemRecord | undefined> {
+        if (!isSafeName(name) || reservedItemNames.has(name)) {
+            this.problems.push({ file, message: nameProblem(name, 'item'), severity: 'error' })
+            return undefined
+        }
+        const record = await this.readRecord(file, type, false, defaults)
+        if (!record) return undefined
+        const referencePositions: ItemRecord['referencePositions'] = {}
+        for (const { field } of contentTypeInfos[type].references) {
+            const ownField = field in (record.parsed.data as object)
+            const position = ownField ? record.parsed.locate([field]) : undefined
+            referencePositions[field] = { file: ownField ? file : `${file.slice(0, file.indexOf('/'))}/${defaultsFileName}`, ...position, field }
+        }
+        return { type, name, file, fields: normalizeFields(type, record.data), referencePositions, resources: {}, comments: [], leaderboards: [] }
+    }
+
+    private async findResources(type: ContentType, folder: string, names: Set<string>) {
+        const resources: Record<string, Resource> = {}
+        for (const { role, kind } of contentTypeInfos[type].resources) {
+            const resource = await this.findResource(folder, names, role, kind)
+            if (resource) resources[role] = resource
+        }
+        return resources
+    }
+
+    private hasAllResources(type: ContentType, folder: string, item: ItemRecord) {
+        const missing = contentTypeInfos[type].resources.filter(({ role, optional }) => !optional && !item.resources[role])
+        for (const { role, kind } of missing) {
+            this.problems.push({
+                file: item.file,
+                field: role,
+                message: `missing resource "${role}": add ${candidateFiles(role, kind).slice(2).join(', ')} (or ${role}.srl) to ${folder}`,
+                severity: 'error',
+            })
+        }
+        return missing.length === 0
+    }
+
+    private async findResource(folder: string, names: Set<string>, role: string, kind: ResourceKind) {
+        const fileName = candidateFiles(role, kind).find((candidate) => names.has(candidate))
+        if (!fileName) return undefined
+        const file = folder ? `${folder}/${fileName}` : fileName
+        try {
+            if (fileName.endsWith('.srl')) {
+                const parsed = await this.readRecord(file, undefined)
+                return parsed ? ({ external: parsed.data } as Resource) : undefined
+            }
+            return { served: await this.tools.processor.process(join(this.root, file), fileName) } satisfies Resource
+        } catch (error) {
+            this.reportFileError(file, error)
+            return undefined
+        }
+    }
+
+    private async loadComments(folder: string): Promise<CommentRecord[]> {
+        const files = (await this.list(folder)).filter((entry) => entry.isFile() && entry.name.endsWith('.md') && !isIgnored(entry.name))
+        const comments = await mapLimit(files, concurrency, async (entry): Promise<CommentRecord | undefined> => {
+            const file = `${folder}/${entry.name}`
+            const name = entry.name.slice(0, -3)
+            if (!isSafeName(name)) {
+                this.problems.push({ file, message: nameProblem(name, 'comment'), severity: 'error' })
+                return undefined
+            }
+            const record = await this.readRecord(file, 'comment')
+            if (!record) return undefined
+            const { author, authorId, time } = record.data as { author: LocalizedText; authorId?: string; time: unknown }
+            return { name, file, author, authorId, time: parseTime(time) ?? 0, content: record.parsed.body ?? '' }
+        })
+        return comments
+            .filter((comment): comment is CommentRecord => comment !== undefined)
+            .sort((a, b) => b.time - a.time || (a.name < b.name ? -1 : 1))
+    }
+
+    private async loadLeaderboards(folder: string): Promise<LeaderboardRecord[]> {
+        const files = (await this.list(folder)).filter((entry) => entry.isFile() && /\.(ya?ml|json)$/.test(entry.name) && !isIgnored(entry.name))
+        const leaderboards: LeaderboardRecord[] = []
+        for (const entry of files) {
+            const file = `${folder}/${entry.name}`
+            const name = entry.name.replace(/\.(ya?ml|json)$/, '')
+            if (!isSafeName(name)) {
+                this.problems.push({ file, message: nameProblem(name, 'leaderboard'), severity: 'error' })
+                continue
+            }
+            const record = await this.readRecord(file, 'leaderboard')
+            if (!record) continue
+            const leaderboard = toLeaderboard(name, file, record.data)
+            const duplicate = findDuplicate(leaderboard.records.map((entry) => entry.name))
+            if (duplicate !== undefined || leaderboard.records.some((entry) => entry.name === 'list')) {
+                this.problems.push({
+                    file,
+                    field: 'records',
+                    message: duplicate !== undefined ? `two records are named "${duplicate}"` : 'a record may not be named "list"',
+                    severity: 'error',
+                })
+                continue
+            }
+            leaderboards.push(leaderboard)
+        }
+        return leaderboards.sort((a, b) => (a.name < b.name ? -1 : 1))
+    }
+
+    /** Reads, parses and validates one file; on any problem reports it and answers undefined. */
+    private async readRecord(
+        file: string,
+        schema: SchemaName | undefined,
+        isDefaults = false,
+        defaults: Record<string, unknown> = {},
+    ): Promise<{ data: Record<string, unknown>; parsed: ParsedFile } | undefined> {
+        let parsed: ParsedFile
+        try {
+            parsed = parseRecordFile(file, await readFile(join(this.root, file), 'utf8'))
+        } catch (error) {
+            this.reportFileError(file, error)
+            return undefined
+        }
+        if (!isPlainObject(parsed.data)) {
+            this.problems.push({ file, line: 1, message: 'expected a map of fields at the top level', severity: 'error' })
+            return undefined
+        }
+        const own = { ...parsed.data }
+        if (parsed.body && schema && schema !== 'comment') {
+            if ('description' in own) {
+                this.problems.push({ file, ...parsed.locate(['description']), field: 'description', message: 'the description is given twice: in the front matter and as the Markdown body', severity: 'error' })
+                return undefined
+            }
+            own.description = parsed.body
+        }
+        const data = { ...defaults, ...own }
+        if (!schema) return { data, parsed }
+        const issues = isDefaults ? this.tools.validator.validateDefaults(schema, data) : this.tools.validator.validate(schema, data)
+        if (issues.length) {
+            this.problems.push(...issues.map((issue) => this.issueProblem(file, parsed, issue)))
+            return undefined
+        }
+        return { data, parsed }
+    }
+
+    private issueProblem(file: string, parsed: ParsedFile, issue: SchemaIssue): Problem {
+        return { file, ...parsed.locate(issue.path), field: formatFieldPath(issue.path) || undefined, message: issue.message, severity: 'error' }
+    }
+
+    private reportFileError(file: string, error: unknown) {
+        if (error instanceof ContentError) {
+            this.problems.push({ file, ...error.position, message: error.message, severity: 'error' })
+        } else {
+            this.problems.push({ file, message: `cannot read: ${(error as Error).message}`, severity: 'error' })
+        }
+    }
+
+    private async list(folder: string): Promise<Dirent[]> {
+        try {
+            return await readdir(join(this.root, folder), { withFileTypes: true })
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.reportFileError(folder || '.', error)
+            return []
+        }
+    }
+}
+
+/** Editor leftovers and hidden files are never content. */
+export const isIgnored = (name: string) => name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name)
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const nameProblem = (name: string, what: string) =>
+    reservedItemNames.has(name)
+        ? `an ${what} may not be named "${name}": that path belongs to the protocol`
+        : `"${name}" is not a usable ${what} name: use only A-Z a-z 0-9 . _ ~ - and do not start with . or _`
+
+const findDuplicate = (names: string[]) => names.find((name, index) => names.indexOf(name) !== index)
+
+const toLeaderboard = (name: string, file: string, data: Record<string, unknown>): LeaderboardRecord => {
+    const records = (data.records as Record<string, unknown>[] | undefined) ?? []
+    return {
+        name,
+        file,
+        title: data.title as LocalizedText,
+        description: data.description as LocalizedText | undefined,
+        records: records.map((record, index) => ({
+            name: record.name === undefined ? String(index + 1) : String(record.name),
+            rank: record.rank === undefined ? String(index + 1) : String(record.rank),
+            player: String(record.player),
+            value: String(record.value),
+            replays: (record.replays as string[] | undefined) ?? [],
+        })),
+    }
+}

@@ -1,0 +1,80 @@
+import matter from 'gray-matter'
+import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { ContentError } from './problems.js'
+
+/** A parsed record file, able to say where a value came from so that problems can name a line. */
+export type ParsedFile = {
+    data: unknown
+    /** Markdown body of an `.md` file (front matter files only). */
+    body?: string
+    locate(path: readonly (string | number)[]): { line: number; column: number } | undefined
+}
+
+/**
+ * Parses `.json`, `.yaml`/`.yml` and `.md` (front matter) files. JSON is checked with JSON.parse
+ * so that YAML's leniency never accepts a file that other JSON tools would reject; positions for
+ * every format come from the YAML parser, which reads JSON too.
+ */
+export const parseRecordFile = (file: string, text: string): ParsedFile => {
+    if (file.endsWith('.json')) return parseJson(text)
+    if (file.endsWith('.md')) return parseMarkdown(text)
+    return parseYaml(text, 0)
+}
+
+const parseJson = (text: string): ParsedFile => {
+    try {
+        JSON.parse(text)
+    } catch (error) {
+        throw new ContentError(`invalid JSON: ${(error as Error).message}`, jsonErrorPosition(text, error as Error))
+    }
+    return parseYaml(text, 0)
+}
+
+const jsonErrorPosition = (text: string, error: Error) => {
+    const match = /position (\d+)/.exec(error.message)
+    if (!match) return {}
+    const before = text.slice(0, Number(match[1])).split('\n')
+    return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 }
+}
+
+const parseYaml = (text: string, lineOffset: number): ParsedFile => {
+    const lineCounter = new LineCounter()
+    const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+    const [error] = document.errors
+    if (error) {
+        const [start] = error.pos
+        const { line, col } = lineCounter.linePos(start)
+        throw new ContentError(`invalid YAML: ${firstLine(error.message)}`, { line: line + lineOffset, column: col })
+    }
+    return {
+        data: document.toJS() ?? {},
+        locate: (path) => locateInDocument(document, lineCounter, path, lineOffset),
+    }
+}
+
+const firstLine = (message: string) => message.split('\n')[0] ?? message
+
+/** The deepest node along `path` that exists: a missing key points at its parent object. */
+const locateInDocument = (document: Document, lineCounter: LineCounter, path: readonly (string | number)[], lineOffset: number) => {
+    let node: unknown = document.contents
+    for (const key of path) {
+        const child = isMap(node) || isSeq(node) ? (node.get(key, true) as unknown) : undefined
+        if (child === undefined) break
+        node = child
+    }
+    const range = (node as Node | null)?.range
+    if (!range) return undefined
+    const { line, col } = lineCounter.linePos(range[0])
+    return { line: line + lineOffset, column: col }
+}
+
+const frontMatterOpening = /^---\r?\n/
+
+const parseMarkdown = (text: string): ParsedFile => {
+    if (!frontMatterOpening.test(text)) return { data: {}, body: text.trim(), locate: () => undefined }
+    // gray-matter splits the file; its own YAML engine is replaced by `yaml` so positions and errors
+    // match the other formats. Front matter starts on line 2, after the opening `---`.
+    const parsed = matter(text, { engines: { yaml: () => ({}) } })
+    const frontMatter = parseYaml(parsed.matter, 1)
+    return { ...frontMatter, body: parsed.content.trim() }
+}

@@ -1,0 +1,67 @@
+import type { ContentType } from './item-types.js'
+import { contentTypeInfos } from './item-types.js'
+import type { LocalizedText } from './text.js'
+
+export type TagRecord = { title?: LocalizedText; icon?: string }
+
+/** A reference as written: one name, several names, or "the engine's default" (null). */
+export type ReferenceValue = string | string[] | null
+
+/** An item's fields after validation, with every optional field given its documented default. */
+export type ItemFields = {
+    title: LocalizedText
+    subtitle: LocalizedText
+    artists: LocalizedText
+    author: LocalizedText
+    description?: LocalizedText
+    tags: TagRecord[]
+    time?: number
+    rating: number
+    draft: boolean
+    unlisted: boolean
+    meta: Record<string, unknown>
+    references: Record<string, ReferenceValue>
+}
+
+type RawRecord = Record<string, unknown>
+
+/** Milliseconds from a number or an ISO date; the schema has already checked the shape. */
+export const parseTime = (value: unknown): number | undefined => {
+    if (typeof value === 'number') return value
+    if (typeof value === 'string') {
+        const time = Date.parse(value)
+        return Number.isNaN(time) ? undefined : time
+    }
+    return undefined
+}
+
+const normalizeTag = (tag: unknown): TagRecord => (typeof tag === 'string' ? { title: tag } : (tag as TagRecord))
+
+const normalizeUse = (value: unknown): ReferenceValue => {
+    if (value === undefined) return null
+    if (typeof value === 'string') return value
+    const use = value as { useDefault: boolean; item?: string }
+    return use.useDefault ? null : (use.item ?? null)
+}
+
+export const normalizeFields = (type: ContentType, record: RawRecord): ItemFields => {
+    const references: Record<string, ReferenceValue> = {}
+    for (const { field, shape } of contentTypeInfos[type].references) {
+        const value = record[field]
+        references[field] = shape === 'use' ? normalizeUse(value) : shape === 'many' ? ((value as string[] | undefined) ?? []) : (value as string)
+    }
+    return {
+        title: record.title as LocalizedText,
+        subtitle: (record.subtitle as LocalizedText | undefined) ?? '',
+        artists: (record.artists as LocalizedText | undefined) ?? '',
+        author: (record.author as LocalizedText | undefined) ?? '',
+        description: record.description as LocalizedText | undefined,
+        tags: ((record.tags as unknown[] | undefined) ?? []).map(normalizeTag),
+        time: parseTime(record.time),
+        rating: (record.rating as number | undefined) ?? 0,
+        draft: record.draft === true,
+        unlisted: record.unlisted === true,
+        meta: (record.meta as Record<string, unknown> | undefined) ?? {},
+        references,
+    }
+}

@@ -1,0 +1,129 @@
+import { compressSync, hash } from '@sonolus/core'
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { extname, join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { ResourceKind } from './item-types.js'
+import { ContentError } from './problems.js'
+
+/** A file Shelf serves at `/{name}/repository/{hash}`. */
+export type ServedFile = {
+    hash: string
+    /** Absolute path of the exact bytes to send. */
+    path: string
+    contentType: string
+}
+
+/** What a resource role resolved to: a file Shelf serves, or an Srl the owner points elsewhere. */
+export type Resource = { served: ServedFile } | { external: { hash?: string | null; url?: string | null } }
+
+const extensionsByKind: Record<ResourceKind, string[]> = {
+    image: ['png', 'jpg', 'jpeg', 'webp'],
+    audio: ['mp3', 'ogg', 'm4a', 'wav', 'flac'],
+    json: ['json'],
+    binary: ['bin'],
+    archive: ['zip'],
+}
+
+const contentTypeByExtension: Record<string, string> = {
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    webp: 'image/webp',
+    mp3: 'audio/mpeg',
+    ogg: 'audio/ogg',
+    m4a: 'audio/mp4',
+    wav: 'audio/wav',
+    flac: 'audio/flac',
+    zip: 'application/zip',
+}
+
+/** The file names that can hold a role, in the order sonolus-pack looks for them. */
+export const candidateFiles = (role: string, kind: ResourceKind) => [
+    `${role}.srl`,
+    role,
+    ...extensionsByKind[kind].map((extension) => `${role}.${extension}`),
+]
+
+/**
+ * Turns resource files into served bytes and their SHA-1. Bytes that Shelf produces (minified,
+ * gzipped JSON and binaries) are written once into the cache folder, named by hash, so that
+ * serving them is a plain file send and memory stays independent of the content's size.
+ */
+export class ResourceProcessor {
+    private readonly processedFolder: string
+    private ready: Promise<unknown> | undefined
+
+    constructor(cacheFolder: string) {
+        this.processedFolder = join(cacheFolder, 'resources')
+    }
+
+    async process(path: string, fileName: string): Promise<ServedFile> {
+        const extension = extname(fileName).slice(1).toLowerCase()
+        if (extension === 'json') return this.store(compressSync(await readJson(path)))
+        if (extension === 'bin') return this.store(gzipSync(await readFile(path), { level: 9 }))
+        return {
+            hash: await hashFile(path),
+            path,
+            contentType: extension ? (contentTypeByExtension[extension] ?? 'application/octet-stream') : await sniffContentType(path),
+        }
+    }
+
+    private async store(bytes: Buffer): Promise<ServedFile> {
+        const digest = hash(bytes)
+        const path = join(this.processedFolder, digest)
+        const existing = await stat(path).catch(() => undefined)
+        if (existing?.size !== bytes.length) {
+            this.ready ??= mkdir(this.processedFolder, { recursive: true })
+            await this.ready
+            const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+            await writeFile(temporary, bytes)
+            await rename(temporary, path)
+        }
+        return { hash: digest, path, contentType: 'application/octet-stream' }
+    }
+}
+
+const readJson = async (path: string): Promise<unknown> => {
+    const text = await readFile(path, 'utf8')
+    try {
+        return JSON.parse(text) as unknown
+    } catch (error) {
+        throw new ContentError(`invalid JSON: ${(error as Error).message}`)
+    }
+}
+
+const hashFile = (path: string) =>
+    new Promise<string>((resolve, reject) => {
+        const digest = createHash('sha1')
+        createReadStream(path)
+            .on('data', (chunk) => digest.update(chunk))
+            .on('error', reject)
+            .on('end', () => resolve(digest.digest('hex')))
+    })
+
+/** An extensionless file is served as it is; its first bytes tell the app what it holds. */
+const sniffContentType = async (path: string) => {
+    const handle = await open(path)
+    try {
+        const { buffer, bytesRead } = await handle.read(Buffer.alloc(12), 0, 12, 0)
+        return contentTypeOfBytes(buffer.subarray(0, bytesRead))
+    } finally {
+        await handle.close()
+    }
+}
+
+const signatures: [string, (bytes: Buffer) => boolean][] = [
+    ['image/png', (bytes) => bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))],
+    ['image/jpeg', (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff],
+    ['image/webp', (bytes) => bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP'],
+    ['audio/wav', (bytes) => bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WAVE'],
+    ['audio/mpeg', (bytes) => bytes.toString('latin1', 0, 3) === 'ID3' || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0)],
+    ['audio/ogg', (bytes) => bytes.toString('latin1', 0, 4) === 'OggS'],
+    ['audio/flac', (bytes) => bytes.toString('latin1', 0, 4) === 'fLaC'],
+    ['application/zip', (bytes) => bytes.toString('latin1', 0, 4) === 'PK\x03\x04'],
+]
+
+export const contentTypeOfBytes = (bytes: Buffer) =>
+    signatures.find(([, matches]) => matches(bytes))?.[0] ?? 'application/octet-stream'

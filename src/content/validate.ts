@@ -1,0 +1,152 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { closest, distance } from 'fastest-levenshtein'
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** One schema violation, with the path into the data so the loader can find its line. */
+export type SchemaIssue = {
+    path: (string | number)[]
+    message: string
+}
+
+export type SchemaName =
+    | 'server'
+    | 'info'
+    | 'comment'
+    | 'leaderboard'
+    | 'post'
+    | 'playlist'
+    | 'level'
+    | 'skin'
+    | 'background'
+    | 'effect'
+    | 'particle'
+    | 'engine'
+    | 'replay'
+
+export const schemasFolder = fileURLToPath(new URL('../../schemas/', import.meta.url))
+
+/**
+ * Validates content files against the JSON Schemas in `schemas/`, the same files editors use for
+ * completion, and turns ajv's errors into one readable sentence per problem.
+ */
+export class ContentValidator {
+    private readonly ajv = new Ajv({ allErrors: true, strict: true, verbose: true })
+    private readonly compiled = new Map<string, ValidateFunction>()
+
+    constructor(folder = schemasFolder) {
+        for (const file of readdirSync(folder).filter((name) => name.endsWith('.schema.json'))) {
+            this.ajv.addSchema(JSON.parse(readFileSync(`${folder}/${file}`, 'utf8')) as object)
+        }
+    }
+
+    validate(name: SchemaName, data: unknown): SchemaIssue[] {
+        return this.run(this.compile(`${name}.schema.json`), data)
+    }
+
+    /** Per-folder defaults hold any record field, none of them required on their own. */
+    validateDefaults(name: SchemaName, data: unknown): SchemaIssue[] {
+        const id = `${name}.defaults.schema.json`
+        if (!this.compiled.has(id)) {
+            const { required: _, $id: __, ...rest } = this.ajv.getSchema(`${name}.schema.json`)!.schema as Record<string, unknown>
+            this.compiled.set(id, this.ajv.compile({ ...rest, $id: id }))
+        }
+        return this.run(this.compile(id), data)
+    }
+
+    private compile(id: string) {
+        let validate = this.compiled.get(id)
+        if (!validate) {
+            validate = this.ajv.getSchema(id)
+            if (!validate) throw new Error(`schema ${id} is missing from ${schemasFolder}`)
+            this.compiled.set(id, validate)
+        }
+        return validate
+    }
+
+    private run(validate: ValidateFunction, data: unknown) {
+        if (validate(data)) return []
+        return describeErrors(validate.errors ?? [])
+    }
+}
+
+const describeErrors = (errors: ErrorObject[]): SchemaIssue[] => {
+    // A failed `anyOf`/`oneOf` also reports every branch's failure; the branches' details are
+    // noise to a person, so one sentence about the whole alternative replaces them.
+    const alternatives = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+    const isInsideAlternative = (error: ErrorObject) =>
+        alternatives.some(
+            (alternative) =>
+                alternative !== error &&
+                error.schemaPath.startsWith(alternative.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/')) &&
+                error.instancePath.startsWith(alternative.instancePath),
+        )
+    const issues = new Map<string, SchemaIssue>()
+    for (const error of errors) {
+        if (error.keyword === 'if' || isInsideAlternative(error)) continue
+        const issue = describeError(error)
+        issues.set(`${issue.path.join('/')}\n${issue.message}`, issue)
+    }
+    return [...issues.values()]
+}
+
+const describeError = (error: ErrorObject): SchemaIssue => {
+    const path = pointerToPath(error.instancePath)
+    const params = error.params as Record<string, unknown>
+    switch (error.keyword) {
+        case 'additionalProperties': {
+            const key = String(params.additionalProperty)
+            const known = Object.keys((error.parentSchema?.properties as object | undefined) ?? {})
+            return { path: [...path, key], message: `unknown field "${key}"${didYouMean(key, known)}` }
+        }
+        case 'required':
+            return { path, message: `missing required field "${String(params.missingProperty)}"` }
+        case 'type':
+            return { path, message: `expected ${String(params.type)}, got ${describeValue(error.data)}` }
+        case 'const':
+            return { path, message: `expected ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data)}` }
+        case 'enum': {
+            const allowed = (params.allowedValues as unknown[]).map((value) => JSON.stringify(value))
+            const got = typeof error.data === 'string' ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String)) : ''
+            return { path, message: `expected one of ${allowed.join(', ')}, got ${describeValue(error.data)}${got}` }
+        }
+        case 'anyOf':
+        case 'oneOf': {
+            const expected = (error.parentSchema?.title as string | undefined) ?? 'one of the allowed forms'
+            return { path, message: `expected ${lowerFirst(expected)}, got ${describeValue(error.data)}` }
+        }
+        case 'pattern': {
+            const expected = error.parentSchema?.title as string | undefined
+            return { path, message: expected ? `expected ${lowerFirst(expected)}, got ${describeValue(error.data)}` : `${describeValue(error.data)} ${error.message ?? 'is not allowed'}` }
+        }
+        default:
+            return { path, message: error.message ?? 'is not allowed' }
+    }
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1)
+
+const didYouMean = (word: string, candidates: string[]) => {
+    if (!candidates.length) return ''
+    const suggestion = closest(word, candidates)
+    return distance(word, suggestion) <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean "${suggestion}"?)` : ''
+}
+
+const describeValue = (value: unknown) => {
+    if (value === null) return 'null'
+    if (Array.isArray(value)) return 'a list'
+    if (typeof value === 'object') return 'a map'
+    if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`
+    return `${typeof value} ${String(value)}`
+}
+
+const pointerToPath = (pointer: string): (string | number)[] =>
+    pointer
+        .split('/')
+        .slice(1)
+        .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+        .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment))
+
+/** `tags[0].title`: how a field is named in messages. */
+export const formatFieldPath = (path: readonly (string | number)[]) =>
+    path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('')

@@ -1,0 +1,72 @@
+import type { Context, Next } from 'koa'
+import type { Catalog } from '../catalog/catalog.js'
+import { ItemRenderer } from '../catalog/render-item.js'
+import { optionFilter, type ItemFilter } from '../catalog/search.js'
+import type { ContentType } from '../content/item-types.js'
+import type { ShelfOptions } from '../config.js'
+import { decodeOption, type FormInput } from './forms.js'
+
+/** What every handler needs to answer one request, fixed when the request arrives. */
+export type RequestState = {
+    /** The snapshot this request reads from start to end, even if a reload swaps in another. */
+    catalog: Catalog
+    renderer: ItemRenderer
+    query: FormInput
+    /** Filters the player's configuration options apply to lists of each type. */
+    configurationFilters(type: ContentType): ItemFilter[]
+}
+
+export type ShelfContext = Context & { state: { shelf: RequestState } }
+
+const renderersPerCatalog = new WeakMap<Catalog, Map<string, ItemRenderer>>()
+/** Sources come from the Host header when no address is set: bound what a client can make us keep. */
+const maxRenderersPerCatalog = 32
+
+export const requestState = (getCatalog: () => Catalog, options: ShelfOptions) => async (ctx: Context, next: Next) => {
+        const catalog = getCatalog()
+        const query = queryInput(ctx)
+        const requested = query.get('localization') ?? ''
+        // Locales no text is written in all render alike, so they share the fallback's renderer.
+        const locale = catalog.locales.has(requested) ? requested : catalog.settings.fallbackLocale
+        const source = options.address ?? ctx.origin
+        const configuration = catalog.settings.configuration.map((option) => ({ option, value: decodeOption(option, query) }))
+        const state: RequestState = {
+            catalog,
+            renderer: rendererFor(catalog, locale, source, `/${options.name}/repository`),
+            query,
+            configurationFilters: (type) =>
+                configuration
+                    .filter(({ option }) => (option.types ?? ['levels']).includes(`${type}s`))
+                    .map(({ option, value }) => optionFilter(option, value))
+                    .filter((filter): filter is ItemFilter => filter !== undefined),
+        }
+        ctx.state.shelf = state
+        await next()
+    }
+
+const rendererFor = (catalog: Catalog, locale: string, source: string, repositoryPath: string) => {
+    let renderers = renderersPerCatalog.get(catalog)
+    if (!renderers) {
+        renderers = new Map()
+        renderersPerCatalog.set(catalog, renderers)
+    }
+    const key = `${locale}\n${source}`
+    let renderer = renderers.get(key)
+    if (!renderer) {
+        if (renderers.size >= maxRenderersPerCatalog) renderers.delete(renderers.keys().next().value!)
+        renderer = new ItemRenderer(locale, catalog.settings.fallbackLocale, source, repositoryPath)
+        renderers.set(key, renderer)
+    }
+    return renderer
+}
+
+/** Query parameters as the protocol reads them: a repeated key counts by its first value. */
+const queryInput = (ctx: Context): FormInput => {
+    const query = ctx.query
+    return {
+        get: (key) => {
+            const value = query[key]
+            return Array.isArray(value) ? value[0] : value
+        },
+    }
+}

@@ -1,0 +1,56 @@
+import type Router from '@koa/router'
+import type { ServerItemDetails, ServerItemSection } from '@sonolus/core'
+import type { CatalogItem } from '../../catalog/catalog.js'
+import { contentTypeInfos, type ContentType } from '../../content/item-types.js'
+import type { AnyItem } from '../../catalog/render-item.js'
+import type { RequestState, ShelfContext } from '../request-state.js'
+import { itemParam, respond } from '../respond.js'
+import { renderSection } from '../sections.js'
+
+/** E12: one item's page, with what relates to it. */
+export const itemDetailsRoutes = (router: Router) => {
+    router.get('/:type/:itemName', (ctx) => {
+        const item = itemParam(ctx as ShelfContext)
+        const state = (ctx as ShelfContext).state.shelf
+        respond<ServerItemDetails<AnyItem>>(ctx, {
+            item: state.renderer.item(item),
+            description: state.renderer.optionalText(item.fields.description),
+            actions: [],
+            hasCommunity: item.comments.length > 0,
+            leaderboards: item.leaderboards.map((leaderboard) => ({
+                name: leaderboard.name,
+                title: state.renderer.text(leaderboard.title),
+                description: state.renderer.optionalText(leaderboard.description),
+            })),
+            sections: detailSections(state, item),
+        })
+    })
+}
+
+/** Section titles are the app's own text keys, so every player reads them in their language. */
+const usedByTitles: Record<ContentType, string> = {
+    post: '#POST',
+    playlist: '#PLAYLIST',
+    level: '#LEVEL',
+    skin: '#SKIN',
+    background: '#BACKGROUND',
+    effect: '#EFFECT',
+    particle: '#PARTICLE',
+    engine: '#ENGINE',
+    replay: '#REPLAY',
+}
+
+const detailSections = (state: RequestState, item: CatalogItem): ServerItemSection[] => {
+    const listed = (items: readonly CatalogItem[]) => items.filter((other) => other !== item && !other.fields.unlisted)
+    const author = JSON.stringify(item.fields.author)
+    const sameAuthor = author === '""' ? [] : listed(state.catalog.listed[item.type]).filter((other) => JSON.stringify(other.fields.author) === author)
+    const sections: ServerItemSection[] = []
+    if (sameAuthor.length) {
+        sections.push(renderSection(state, item.type, sameAuthor, { title: '#SAME_AUTHOR', icon: 'user' }))
+    }
+    for (const [type, users] of item.usedBy) {
+        const visible = listed(users)
+        if (visible.length) sections.push(renderSection(state, type, visible, { title: usedByTitles[type], icon: contentTypeInfos[type].type }))
+    }
+    return sections
+}

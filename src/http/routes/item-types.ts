@@ -1,0 +1,60 @@
+import type Router from '@koa/router'
+import type { ServerItemInfo, ServerItemList, ServerItemSection } from '@sonolus/core'
+import type { CatalogItem } from '../../catalog/catalog.js'
+import { isContentType, type ContentType } from '../../content/item-types.js'
+import { renderForm } from '../forms.js'
+import { readItemQuery, selectItems } from '../item-query.js'
+import { pageSizes, paginate } from '../pagination.js'
+import type { RequestState, ShelfContext } from '../request-state.js'
+import { protocolTypeParam, respond } from '../respond.js'
+import { declaredSectionText, renderSection } from '../sections.js'
+
+/** E8 and E9: a type's landing page and its searchable list. Rooms and users have none yet. */
+export const itemTypeRoutes = (router: Router) => {
+    router.get('/:type/info', (ctx) => {
+        const type = protocolTypeParam(ctx)
+        const state = (ctx as ShelfContext).state.shelf
+        const settings = state.catalog.settings.types[type]
+        respond<ServerItemInfo>(ctx, {
+            title: state.renderer.optionalText(settings.title),
+            searches: settings.searches.map((form) => renderForm(form, state.renderer)),
+            sections: isContentType(type) ? sections(state, type) : [],
+        })
+    })
+
+    router.get('/:type/list', (ctx) => {
+        const type = protocolTypeParam(ctx)
+        const state = (ctx as ShelfContext).state.shelf
+        const settings = state.catalog.settings.types[type]
+        const items = isContentType(type) ? selectItems(state.catalog, type, readItemQuery(settings, state.query), state.configurationFilters(type)) : []
+        const page = paginate(items, pageSizes.items, state.query, settings.paging, (item) => item.name)
+        respond<ServerItemList<unknown>>(ctx, {
+            title: state.renderer.optionalText(settings.title),
+            pageCount: page.pageCount,
+            cursor: page.cursor,
+            items: page.items.map((item) => state.renderer.item(item)),
+            searches: settings.searches.map((form) => renderForm(form, state.renderer)),
+        })
+    })
+}
+
+/** The built-in "Newest" strip, then the sections server.yaml declares. */
+const sections = (state: RequestState, type: ContentType): ServerItemSection[] => {
+    const { catalog } = state
+    const settings = catalog.settings.types[type]
+    const filters = state.configurationFilters(type)
+    const newest = selectItems(catalog, type, { keywords: '', filters: [] }, filters)
+    const declared = settings.sections.map((section) => {
+        const items = section.items
+            ? section.items.map((name) => catalog.get(type, name)).filter((item): item is CatalogItem => item !== undefined)
+            : selectItems(catalog, type, readItemQuery(settings, searchInput(section.search)), filters)
+        return renderSection(state, type, items.slice(0, section.limit), declaredSectionText(state, section))
+    })
+    const newestSection = renderSection(state, type, newest, { title: '#NEWEST', icon: 'clock', searchValues: 'type=quick' })
+    return [...(newest.length ? [newestSection] : []), ...declared.filter((section) => section.items.length)]
+}
+
+const searchInput = (values: string | undefined) => {
+    const params = new URLSearchParams(values ?? '')
+    return { get: (key: string) => params.get(key) ?? undefined }
+}

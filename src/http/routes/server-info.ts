@@ -1,0 +1,32 @@
+import type Router from '@koa/router'
+import type { ServerInfo, ServerInfoButton } from '@sonolus/core'
+import { renderOption } from '../forms.js'
+import type { RequestState, ShelfContext } from '../request-state.js'
+import { respond } from '../respond.js'
+
+/** The order of the app's own home page, used when server.yaml lists no buttons. */
+const defaultButtonOrder = ['post', 'playlist', 'level', 'replay', 'skin', 'background', 'effect', 'particle', 'engine'] as const
+
+/** E1: the server's home page. */
+export const serverInfoRoutes = (router: Router) => {
+    router.get('/info', (ctx) => {
+        const { catalog, renderer } = (ctx as ShelfContext).state.shelf
+        const { settings } = catalog
+        respond<ServerInfo>(ctx, {
+            title: renderer.text(settings.title),
+            description: renderer.optionalText(settings.description),
+            buttons: buttons((ctx as ShelfContext).state.shelf),
+            configuration: { options: settings.configuration.map((option) => renderOption(option, renderer)) },
+            banner: renderer.srl(settings.banner),
+        })
+    })
+}
+
+const buttons = ({ catalog, renderer }: RequestState): ServerInfoButton[] => {
+    const { settings } = catalog
+    if (settings.buttons) {
+        return settings.buttons.map((button) => ({ ...button, title: renderer.optionalText(button.title) }) as ServerInfoButton)
+    }
+    const itemButtons: ServerInfoButton[] = defaultButtonOrder.filter((type) => catalog.items[type].size > 0).map((type) => ({ type }))
+    return settings.configuration.length ? [...itemButtons, { type: 'configuration' }] : itemButtons
+}

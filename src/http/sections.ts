@@ -1,0 +1,25 @@
+import type { ServerItemSection } from '@sonolus/core'
+import type { CatalogItem } from '../catalog/catalog.js'
+import type { ContentType } from '../content/item-types.js'
+import type { SectionDeclaration } from '../content/server-settings.js'
+import type { RequestState } from './request-state.js'
+
+/** Sections are teasers: a few items, with "More" leading to the full list. */
+export const sectionSize = 5
+
+type SectionText = Pick<ServerItemSection, 'title' | 'icon' | 'description' | 'help' | 'searchValues'>
+
+export const renderSection = (state: RequestState, itemType: ContentType, items: readonly CatalogItem[], text: SectionText): ServerItemSection =>
+    ({
+        ...text,
+        itemType,
+        items: items.slice(0, sectionSize).map((item) => state.renderer.item(item)),
+    }) as ServerItemSection
+
+export const declaredSectionText = (state: RequestState, section: SectionDeclaration): SectionText => ({
+    title: state.renderer.text(section.title),
+    icon: section.icon,
+    description: state.renderer.optionalText(section.description),
+    help: state.renderer.optionalText(section.help),
+    searchValues: section.search,
+})
