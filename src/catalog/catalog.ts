@@ -35,6 +35,8 @@ export class Catalog {
     readonly problems: Problem[]
     /** Names of drafts left out of this snapshot, to explain references to them. */
     private drafts = {} as Record<ContentType, Set<string>>
+    /** Every record that may serve, by type and name, before its references are checked. */
+    private candidates = {} as Record<ContentType, Map<string, ItemRecord>>
 
     constructor(
         readonly settings: ServerSettings,
@@ -43,9 +45,9 @@ export class Catalog {
         options: CatalogOptions,
     ) {
         this.problems = [...problems]
-        const candidates = this.collectCandidates(records, options)
+        this.collectCandidates(records, options)
         // Types are resolved after the types they point at, so a reference always meets a finished item.
-        for (const type of resolutionOrder) this.resolveType(type, candidates)
+        for (const type of resolutionOrder) this.resolveType(type)
         // Leaderboards point at replays, which resolve last, so they are checked once all types are in.
         for (const type of contentTypes) {
             for (const item of this.items[type].values()) item.leaderboards = this.leaderboardsWithReplays(item)
@@ -56,6 +58,7 @@ export class Catalog {
         this.indexUsage()
         this.indexResources()
         this.indexLocales()
+        this.checkHandPickedSections()
     }
 
     get(type: ContentType, name: string): CatalogItem | undefined {
@@ -96,11 +99,11 @@ export class Catalog {
             candidates[record.type].set(record.name, record)
         }
         this.drafts = drafts
-        return candidates
+        this.candidates = candidates
     }
 
-    private resolveType(type: ContentType, candidates: Record<ContentType, Map<string, ItemRecord>>) {
-        for (const record of candidates[type].values()) {
+    private resolveType(type: ContentType) {
+        for (const record of this.candidates[type].values()) {
             const resolved: CatalogItem['resolved'] = {}
             let broken = false
             for (const { field, target } of contentTypeInfos[type].references) {
@@ -110,7 +113,7 @@ export class Catalog {
                     continue
                 }
                 const names = Array.isArray(value) ? value : [value]
-                const targets = names.map((name) => this.resolveReference(record, field, target, name, candidates))
+                const targets = names.map((name) => this.resolveReference(record, field, target, name))
                 if (targets.includes(undefined)) {
                     broken = true
                     continue
@@ -122,21 +125,21 @@ export class Catalog {
         }
     }
 
-    private resolveReference(record: ItemRecord, field: string, target: ContentType, name: string, candidates: Record<ContentType, Map<string, ItemRecord>>) {
+    private resolveReference(record: ItemRecord, field: string, target: ContentType, name: string) {
         const item = this.items[target].get(name)
         if (item) return item
         this.problems.push({
             ...record.referencePositions[field]!,
             file: record.referencePositions[field]?.file ?? record.file,
-            message: `${this.whyMissing(target, name, candidates)}; ${contentTypeInfos[record.type].type} "${record.name}" is left out`,
+            message: `${this.whyMissing(target, name)}; ${contentTypeInfos[record.type].type} "${record.name}" is left out`,
             severity: 'error',
         })
         return undefined
     }
 
-    private whyMissing(target: ContentType, name: string, candidates: Record<ContentType, Map<string, ItemRecord>>) {
+    private whyMissing(target: ContentType, name: string) {
         const what = `${target} "${name}"`
-        if (candidates[target].has(name)) return `${what} has problems of its own (see above)`
+        if (this.candidates[target].has(name)) return `${what} has problems of its own (see above)`
         if (this.drafts[target].has(name)) return `${what} is a draft (serve with --drafts to preview it)`
         const known = [...this.items[target].keys()]
         const suggestion = known.length ? closest(name, known) : undefined
@@ -160,6 +163,23 @@ export class Catalog {
             }
             return missing.length === 0
         })
+    }
+
+    /** A hand-picked section skips names it cannot find; the owner hears about each one. */
+    private checkHandPickedSections() {
+        for (const type of contentTypes) {
+            this.settings.types[type].sections.forEach((section, index) => {
+                for (const name of section.items ?? []) {
+                    if (this.items[type].has(name)) continue
+                    this.problems.push({
+                        file: this.settings.file ?? 'server.yaml',
+                        field: `${contentTypeInfos[type].plural}.sections[${index}].items`,
+                        message: `${this.whyMissing(type, name)}; the section shows the others`,
+                        severity: 'warning',
+                    })
+                }
+            })
+        }
     }
 
     private indexUsage() {

@@ -8,6 +8,7 @@ import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, parseTime, type ItemFields } from './records.js'
 import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
 import { normalizeServerSettings, type ServerSettings } from './server-settings.js'
+import { checkSettings } from './settings-checks.js'
 import type { LocalizedText } from './text.js'
 import { formatFieldPath, type ContentValidator, type SchemaIssue, type SchemaName } from './validate.js'
 
@@ -96,6 +97,9 @@ class FolderLoader {
         }
         // A folder without settings (or with broken ones) still serves, under a neutral title.
         const record = file ? await this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
+        if (record && file) {
+            this.problems.push(...checkSettings(record.data).map((issue) => ({ ...this.issueProblem(file, record.parsed, issue), severity: 'warning' as const })))
+        }
         const settings = normalizeServerSettings(record?.data ?? { title: 'Shelf' }, file)
         settings.banner = await this.findResource('', names, 'banner', 'image')
         return settings
