@@ -129,8 +129,8 @@ export class Catalog {
         const item = this.items[target].get(name)
         if (item) return item
         this.problems.push({
-            ...record.referencePositions[field]!,
-            file: record.referencePositions[field]?.file ?? record.file,
+            file: record.file,
+            ...record.locateReference(field),
             message: `${this.whyMissing(target, name)}; ${contentTypeInfos[record.type].type} "${record.name}" is left out`,
             severity: 'error',
         })

@@ -44,8 +44,8 @@ export type ItemRecord = {
     /** The record file, relative to the content folder. */
     file: string
     fields: ItemFields
-    /** Where each reference field was written, so a broken reference can name its line. */
-    referencePositions: Record<string, Omit<Problem, 'message' | 'severity'>>
+    /** Where a reference field was written, so a broken reference can name its line. */
+    locateReference(field: string): Omit<Problem, 'message' | 'severity' | 'file'> & { file?: string }
     resources: Record<string, Resource>
     comments: CommentRecord[]
     leaderboards: LeaderboardRecord[]
@@ -154,13 +154,8 @@ class FolderLoader {
         }
         const record = await this.readRecord(file, type, false, defaults)
         if (!record) return undefined
-        const referencePositions: ItemRecord['referencePositions'] = {}
-        for (const { field } of contentTypeInfos[type].references) {
-            const ownField = field in (record.parsed.data as object)
-            const position = ownField ? record.parsed.locate([field]) : undefined
-            referencePositions[field] = { file: ownField ? file : `${file.slice(0, file.indexOf('/'))}/${defaultsFileName}`, ...position, field }
-        }
-        return { type, name, file, fields: normalizeFields(type, record.data), referencePositions, resources: {}, comments: [], leaderboards: [] }
+        const locateReference = referenceLocator(type, file, record.parsed)
+        return { type, name, file, fields: normalizeFields(type, record.data), locateReference, resources: {}, comments: [], leaderboards: [] }
     }
 
     private async findResources(type: ContentType, folder: string, names: Set<string>) {
@@ -305,6 +300,24 @@ class FolderLoader {
         }
     }
 }
+
+type ProblemPosition = Omit<Problem, 'message' | 'severity'>
+
+const locateField = (file: string, parsed: ParsedFile, field: string): ProblemPosition =>
+    field in (parsed.data as object) ? { file, ...parsed.locate([field]), field } : { file: `${file.slice(0, file.indexOf('/'))}/${defaultsFileName}`, field }
+
+/**
+ * Where an item's reference fields were written. A YAML document is large but already parsed, so
+ * only its positions are kept; JSON is parsed for positions only if a reference turns out broken.
+ * (Separate functions, so that no closure keeps a YAML document alive.)
+ */
+const referenceLocator = (type: ContentType, file: string, parsed: ParsedFile) =>
+    file.endsWith('.json') ? (field: string) => locateField(file, parsed, field) : positionLookup(referencePositions(type, file, parsed))
+
+const referencePositions = (type: ContentType, file: string, parsed: ParsedFile) =>
+    new Map(contentTypeInfos[type].references.map(({ field }) => [field, locateField(file, parsed, field)]))
+
+const positionLookup = (positions: Map<string, ProblemPosition>) => (field: string) => positions.get(field) ?? { field }
 
 /** Editor leftovers and hidden files are never content. */
 export const isIgnored = (name: string) => name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name)

@@ -11,8 +11,8 @@ export type ParsedFile = {
 }
 
 /**
- * Parses `.json`, `.yaml`/`.yml` and `.md` (front matter) files. JSON is checked with JSON.parse
- * so that YAML's leniency never accepts a file that other JSON tools would reject; positions for
+ * Parses `.json`, `.yaml`/`.yml` and `.md` (front matter) files. JSON is read with JSON.parse so
+ * that YAML's leniency never accepts a file that other JSON tools would reject; positions for
  * every format come from the YAML parser, which reads JSON too.
  */
 export const parseRecordFile = (file: string, text: string): ParsedFile => {
@@ -22,12 +22,15 @@ export const parseRecordFile = (file: string, text: string): ParsedFile => {
 }
 
 const parseJson = (text: string): ParsedFile => {
+    let data: unknown
     try {
-        JSON.parse(text)
+        data = JSON.parse(text)
     } catch (error) {
         throw new ContentError(`invalid JSON: ${(error as Error).message}`, jsonErrorPosition(text, error as Error))
     }
-    return parseYaml(text, 0)
+    // Positions are only needed to report a problem, so the slower YAML parse waits until then.
+    let positions: ParsedFile | undefined
+    return { data, locate: (path) => (positions ??= parseYaml(text, 0)).locate(path) }
 }
 
 const jsonErrorPosition = (text: string, error: Error) => {
