@@ -27,7 +27,7 @@ export const buildCatalog = async (options: ShelfOptions): Promise<Catalog> => {
         validator: new ContentValidator(),
         processor: new ResourceProcessor(resolve(options.cache ?? join(content, '.shelf'))),
     })
-    return new Catalog(loaded.settings, loaded.items, loaded.problems, { drafts: options.drafts })
+    return new Catalog(loaded, { drafts: options.drafts })
 }
 
 /** Loads the folder and serves it; resolves once the socket is listening. */

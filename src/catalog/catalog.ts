@@ -33,19 +33,20 @@ export class Catalog {
     /** Every locale some text is written in; other requested locales all render like the fallback. */
     readonly locales = new Set<string>()
     readonly problems: Problem[]
+    /** Items the loader left out (`type/name`), to explain references to them. */
+    private readonly rejected: Set<string>
     /** Names of drafts left out of this snapshot, to explain references to them. */
     private drafts = {} as Record<ContentType, Set<string>>
     /** Every record that may serve, by type and name, before its references are checked. */
     private candidates = {} as Record<ContentType, Map<string, ItemRecord>>
 
-    constructor(
-        readonly settings: ServerSettings,
-        records: ItemRecord[],
-        problems: Problem[],
-        options: CatalogOptions,
-    ) {
-        this.problems = [...problems]
-        this.collectCandidates(records, options)
+    readonly settings: ServerSettings
+
+    constructor(content: LoadedContent, options: CatalogOptions) {
+        this.settings = content.settings
+        this.problems = [...content.problems]
+        this.rejected = content.rejected
+        this.collectCandidates(content.items, options)
         // Types are resolved after the types they point at, so a reference always meets a finished item.
         for (const type of resolutionOrder) this.resolveType(type)
         // Leaderboards point at replays, which resolve last, so they are checked once all types are in.
@@ -139,7 +140,7 @@ export class Catalog {
 
     private whyMissing(target: ContentType, name: string) {
         const what = `${target} "${name}"`
-        if (this.candidates[target].has(name)) return `${what} has problems of its own (see above)`
+        if (this.candidates[target].has(name) || this.rejected.has(`${target}/${name}`)) return `${what} has problems of its own (see above)`
         if (this.drafts[target].has(name)) return `${what} is a draft (serve with --drafts to preview it)`
         const known = [...this.items[target].keys()]
         const suggestion = known.length ? closest(name, known) : undefined

@@ -9,9 +9,11 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     const started = performance.now()
     const shelf = await startShelf(options, listen)
     const catalog = shelf.catalog()
-    const counts = contentTypes.map((type) => [contentTypeInfos[type].plural, catalog.items[type].size] as const).filter(([, count]) => count > 0)
+    const counts = contentTypes
+        .map((type) => [catalog.items[type].size === 1 ? type : contentTypeInfos[type].plural, catalog.items[type].size] as const)
+        .filter(([, count]) => count > 0)
     console.log(`Shelf serving ${resolve(options.content)} as "${options.name}" in ${Math.round(performance.now() - started)} ms`)
-    console.log(`  ${counts.map(([plural, count]) => `${count} ${plural}`).join(', ') || 'no items yet'}`)
+    console.log(`  ${counts.map(([noun, count]) => `${count} ${noun}`).join(', ') || 'no items yet'}`)
     if (catalog.problems.length) {
         console.log(`  ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}:`)
         for (const problem of catalog.problems) console.log(`    ${formatProblem(problem)}`)

@@ -54,6 +54,8 @@ export type ItemRecord = {
 export type LoadedContent = {
     settings: ServerSettings
     items: ItemRecord[]
+    /** Items left out for their own problems, as `type/name`, so references to them can say why. */
+    rejected: Set<string>
     problems: Problem[]
 }
 
@@ -77,11 +79,12 @@ export const loadContent = async (root: string, tools: LoadTools): Promise<Loade
     const loader = new FolderLoader(root, tools)
     const settings = await loader.loadSettings()
     const items = (await Promise.all(contentTypes.map((type) => loader.loadType(type)))).flat()
-    return { settings, items, problems: loader.problems }
+    return { settings, items, rejected: loader.rejected, problems: loader.problems }
 }
 
 class FolderLoader {
     readonly problems: Problem[] = []
+    readonly rejected = new Set<string>()
 
     constructor(
         private readonly root: string,
@@ -118,11 +121,14 @@ class FolderLoader {
 
     private async loadEntry(type: ContentType, folder: string, entry: Dirent, defaults: Record<string, unknown>) {
         if (isIgnored(entry.name) || entry.name === defaultsFileName) return undefined
-        if (entry.isDirectory()) return this.loadItemFolder(type, `${folder}/${entry.name}`, entry.name, defaults)
-        if (type === 'post' && entry.isFile() && entry.name.endsWith('.md')) {
-            return this.loadItem(type, entry.name.slice(0, -3), `${folder}/${entry.name}`, defaults)
-        }
-        return undefined
+        const isPostFile = type === 'post' && entry.isFile() && entry.name.endsWith('.md')
+        if (!entry.isDirectory() && !isPostFile) return undefined
+        const name = isPostFile ? entry.name.slice(0, -3) : entry.name
+        const item = isPostFile
+            ? await this.loadItem(type, name, `${folder}/${entry.name}`, defaults)
+            : await this.loadItemFolder(type, `${folder}/${entry.name}`, name, defaults)
+        if (!item) this.rejected.add(`${type}/${name}`)
+        return item
     }
 
     private async loadItemFolder(type: ContentType, folder: string, name: string, defaults: Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import matter from 'gray-matter'
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import { ContentError } from './problems.js'
 
 /** A parsed record file, able to say where a value came from so that problems can name a line. */
@@ -57,15 +57,28 @@ const parseYaml = (text: string, lineOffset: number): ParsedFile => {
 
 const firstLine = (message: string) => message.split('\n')[0] ?? message
 
-/** The deepest node along `path` that exists: a missing key points at its parent object. */
+/**
+ * The deepest node along `path` that exists: a missing key points at its parent object. A key
+ * of a map points at the key itself, which is where a person looks for a misspelt field.
+ */
 const locateInDocument = (document: Document, lineCounter: LineCounter, path: readonly (string | number)[], lineOffset: number) => {
     let node: unknown = document.contents
+    let target: unknown = node
     for (const key of path) {
-        const child = isMap(node) || isSeq(node) ? (node.get(key, true) as unknown) : undefined
-        if (child === undefined) break
-        node = child
+        if (isMap(node)) {
+            const pair = node.items.find((item) => (isScalar(item.key) ? item.key.value : item.key) === key)
+            if (!pair) break
+            target = pair.key
+            node = pair.value
+        } else if (isSeq(node)) {
+            const child = node.get(key, true) as unknown
+            if (child === undefined) break
+            target = node = child
+        } else {
+            break
+        }
     }
-    const range = (node as Node | null)?.range
+    const range = (target as Node | null)?.range
     if (!range) return undefined
     const { line, col } = lineCounter.linePos(range[0])
     return { line: line + lineOffset, column: col }
