@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { Catalog } from './catalog/catalog.js'
 import type { ShelfOptions } from './config.js'
+import { HashCache } from './content/hash-cache.js'
 import { loadContent } from './content/load.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
@@ -23,10 +24,10 @@ export type RunningShelf = {
 /** Reads the content folder into a first catalog snapshot. */
 export const buildCatalog = async (options: ShelfOptions): Promise<Catalog> => {
     const content = resolve(options.content)
-    const loaded = await loadContent(content, {
-        validator: new ContentValidator(),
-        processor: new ResourceProcessor(resolve(options.cache ?? join(content, '.shelf'))),
-    })
+    const cache = resolve(options.cache ?? join(content, '.shelf'))
+    const hashes = await HashCache.open(join(cache, 'hashes.json'))
+    const loaded = await loadContent(content, { validator: new ContentValidator(), processor: new ResourceProcessor(cache, hashes) })
+    await hashes.save()
     return new Catalog(loaded, { drafts: options.drafts })
 }
 

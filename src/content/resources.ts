@@ -1,9 +1,11 @@
 import { compressSync, hash } from '@sonolus/core'
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { writeFileAtomic } from '../util/atomic-write.js'
+import type { HashCache } from './hash-cache.js'
 import type { ResourceKind } from './item-types.js'
 import { ContentError } from './problems.js'
 
@@ -55,11 +57,23 @@ export class ResourceProcessor {
     private readonly processedFolder: string
     private ready: Promise<unknown> | undefined
 
-    constructor(cacheFolder: string) {
+    constructor(
+        cacheFolder: string,
+        private readonly hashes: HashCache,
+    ) {
         this.processedFolder = join(cacheFolder, 'resources')
     }
 
     async process(path: string, fileName: string): Promise<ServedFile> {
+        const info = await stat(path)
+        const cached = await this.hashes.lookup(path, info)
+        if (cached) return cached
+        const served = await this.processChanged(path, fileName)
+        this.hashes.remember(path, info, served)
+        return served
+    }
+
+    private async processChanged(path: string, fileName: string): Promise<ServedFile> {
         const extension = extname(fileName).slice(1).toLowerCase()
         if (extension === 'json') return this.store(compressSync(await readJson(path)))
         if (extension === 'bin') return this.store(gzipSync(await readFile(path), { level: 9 }))
@@ -77,9 +91,7 @@ export class ResourceProcessor {
         if (existing?.size !== bytes.length) {
             this.ready ??= mkdir(this.processedFolder, { recursive: true })
             await this.ready
-            const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-            await writeFile(temporary, bytes)
-            await rename(temporary, path)
+            await writeFileAtomic(path, bytes)
         }
         return { hash: digest, path, contentType: 'application/octet-stream' }
     }
