@@ -1,4 +1,5 @@
 import { once } from 'node:events'
+import { stat } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
@@ -24,6 +25,9 @@ export type RunningShelf = {
 /** Reads the content folder into a first catalog snapshot. */
 export const buildCatalog = async (options: ShelfOptions): Promise<Catalog> => {
     const content = resolve(options.content)
+    // A mistyped --content would otherwise look exactly like an empty server.
+    const folder = await stat(content).catch(() => undefined)
+    if (!folder?.isDirectory()) throw new Error(`content folder "${options.content}" ${folder ? 'is not a folder' : 'does not exist'} (resolved to ${content})`)
     const cache = resolve(options.cache ?? join(content, '.shelf'))
     const hashes = await HashCache.open(join(cache, 'hashes.json'))
     const loaded = await loadContent(content, { validator: new ContentValidator(), processor: new ResourceProcessor(cache, hashes) })

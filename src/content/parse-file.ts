@@ -89,8 +89,9 @@ const frontMatterOpening = /^---\r?\n/
 const parseMarkdown = (text: string): ParsedFile => {
     if (!frontMatterOpening.test(text)) return { data: {}, body: text.trim(), locate: () => undefined }
     // gray-matter splits the file; its own YAML engine is replaced by `yaml` so positions and errors
-    // match the other formats. Front matter starts on line 2, after the opening `---`.
+    // match the other formats. The front matter it hands over starts with the newline that ends
+    // the opening `---`, so its line numbers are already the file's.
     const parsed = matter(text, { engines: { yaml: () => ({}) } })
-    const frontMatter = parseYaml(parsed.matter, 1)
+    const frontMatter = parseYaml(parsed.matter, 0)
     return { ...frontMatter, body: parsed.content.trim() }
 }

@@ -100,7 +100,8 @@ const describeError = (error: ErrorObject): SchemaIssue => {
             return { path: [...path, key], message: `unknown field "${key}"${didYouMean(key, known)}` }
         }
         case 'required':
-            return { path, message: `missing required field "${String(params.missingProperty)}"` }
+            // The path names the missing field; its position falls back to the map that lacks it.
+            return { path: [...path, String(params.missingProperty)], message: `missing required field "${String(params.missingProperty)}"` }
         case 'type':
             return { path, message: `expected ${String(params.type)}, got ${describeValue(error.data)}` }
         case 'const':

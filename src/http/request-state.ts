@@ -28,7 +28,7 @@ export const requestState = (getCatalog: () => Catalog, options: ShelfOptions) =
         const requested = query.get('localization') ?? ''
         // Locales no text is written in all render alike, so they share the fallback's renderer.
         const locale = catalog.locales.has(requested) ? requested : catalog.settings.fallbackLocale
-        const source = options.address ?? ctx.origin
+        const source = options.address ?? `${ctx.protocol}://${ctx.host}`
         const configuration = catalog.settings.configuration.map((option) => ({ option, value: decodeOption(option, query) }))
         const state: RequestState = {
             catalog,

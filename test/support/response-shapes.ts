@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url'
 import { createGenerator } from 'ts-json-schema-generator'
 import type { Responses } from './response-types.js'
 
-let ajv: Ajv | undefined
 const validators = new Map<string, ValidateFunction>()
 
 /**
@@ -25,7 +24,6 @@ const compileValidators = () => {
 
 /** Throws with ajv's errors when `body` is not a valid `name` response. */
 export const assertShape = (name: keyof Responses, body: unknown) => {
-    ajv ??= compileValidators()
     let validate = validators.get(name)
     if (!validate) {
         validate = ajv.getSchema(`responses#/definitions/Responses/properties/${name}`)!
@@ -35,3 +33,7 @@ export const assertShape = (name: keyof Responses, body: unknown) => {
         throw new Error(`response is not a valid ${name}:\n${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(body).slice(0, 500)}`)
     }
 }
+
+// Generating and compiling takes seconds of blocking work: done on import, before any test
+// server has connections open that such a pause could break.
+const ajv = compileValidators()

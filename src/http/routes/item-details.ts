@@ -41,7 +41,9 @@ const usedByTitles: Record<ContentType, string> = {
 }
 
 const detailSections = (state: RequestState, item: CatalogItem): ServerItemSection[] => {
-    const listed = (items: readonly CatalogItem[]) => items.filter((other) => other !== item && !other.fields.unlisted)
+    // Related items follow the rules of lists: no unlisted items, and the player's configuration applies.
+    const listed = (items: readonly CatalogItem[]) =>
+        items.filter((other) => other !== item && !other.fields.unlisted && state.configurationFilters(other.type).every((filter) => filter(other)))
     const author = JSON.stringify(item.fields.author)
     const sameAuthor = author === '""' ? [] : listed(state.catalog.listed[item.type]).filter((other) => JSON.stringify(other.fields.author) === author)
     const sections: ServerItemSection[] = []

@@ -46,7 +46,9 @@ const sections = (state: RequestState, type: ContentType): ServerItemSection[] =
     const newest = selectItems(catalog, type, { keywords: '', filters: [] }, filters)
     const declared = settings.sections.map((section) => {
         const items = section.items
-            ? section.items.map((name) => catalog.get(type, name)).filter((item): item is CatalogItem => item !== undefined)
+            ? section.items
+                  .map((name) => catalog.get(type, name))
+                  .filter((item): item is CatalogItem => item !== undefined && filters.every((filter) => filter(item)))
             : selectItems(catalog, type, readItemQuery(settings, searchInput(section.search)), filters)
         return renderSection(state, type, items.slice(0, section.limit), declaredSectionText(state, section))
     })

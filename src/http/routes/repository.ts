@@ -16,6 +16,9 @@ export const repositoryRoutes = (router: Router) => {
         const file = (ctx as ShelfContext).state.shelf.catalog.resources.get(hash) ?? notFound(`no resource with hash ${hash}`)
         ctx.set('Content-Type', file.contentType)
         ctx.set('ETag', `"${hash}"`)
+        // `send` writes the response itself; the status must leave Koa's default 404 first, or
+        // `send` would take the response for an error and never answer 304.
+        ctx.status = 200
         ctx.respond = false
         await new Promise<void>((resolve, reject) => {
             send(ctx.req, file.path, { maxAge: '365d', immutable: true, lastModified: false, etag: false })
