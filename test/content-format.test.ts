@@ -36,12 +36,18 @@ levels:
       limit: 20
 `
 
+/** A level folder: its record file (`item.yaml`, `item.json` or `item.md`) and its resources. */
+const levelFolder = (name: string, recordFile: string, marker: number, record: string): FileTree => ({
+    [`levels/${name}/${recordFile}`]: record,
+    ...levelResources(name, marker),
+})
+
 /** One folder with every kind of record sugar (and one mistake, `twice`). */
 const mainFolder = (): FileTree => ({
     'server.yaml': serverYaml,
     ...supportingItems(),
     'levels/_defaults.yaml': 'engine: eng1\nauthor: Default Author\n',
-    'levels/yaml-level/item.yaml': [
+    ...levelFolder('yaml-level', 'item.yaml', 1, [
         'title: YAML level',
         'rating: 1',
         'time: 2026-01-02T00:00:00Z',
@@ -53,35 +59,33 @@ const mainFolder = (): FileTree => ({
         'useSkin: s1',
         'meta: { genre: pop }',
         '',
-    ].join('\n'),
-    ...levelResources('yaml-level', 1),
-    'levels/json-level/item.json': JSON.stringify(
-        {
-            version: 1,
-            title: { en: 'JSON level', ja: 'JSONレベル' },
-            rating: 2,
-            time: february,
-            author: { en: 'Own Author', ja: '自分' },
-            engine: 'eng2',
-            useSkin: { useDefault: false, item: 's2' },
-            useBackground: { useDefault: true },
-            description: { en: 'From JSON', ja: 'JSONから' },
-            meta: { genre: 'rock' },
-        },
-        null,
-        4,
+    ].join('\n')),
+    ...levelFolder(
+        'json-level',
+        'item.json',
+        2,
+        JSON.stringify(
+            {
+                version: 1,
+                title: { en: 'JSON level', ja: 'JSONレベル' },
+                rating: 2,
+                time: february,
+                author: { en: 'Own Author', ja: '自分' },
+                engine: 'eng2',
+                useSkin: { useDefault: false, item: 's2' },
+                useBackground: { useDefault: true },
+                description: { en: 'From JSON', ja: 'JSONから' },
+                meta: { genre: 'rock' },
+            },
+            null,
+            4,
+        ),
     ),
-    ...levelResources('json-level', 2),
-    'levels/md-level/item.md': '---\ntitle: Markdown level\nrating: 3\ntime: 2026-03-01\n---\nThe body **becomes** the description.\n',
-    ...levelResources('md-level', 3),
-    'levels/no-time-level/item.yaml': 'title: Timeless\nrating: 4\nmeta: { genre: pop }\n',
-    ...levelResources('no-time-level', 4),
-    'levels/draft-level/item.yaml': 'title: Draft level\nrating: 5\ntime: 2026-12-01T00:00:00Z\ndraft: true\nmeta: { genre: pop }\n',
-    ...levelResources('draft-level', 5),
-    'levels/unlisted-level/item.yaml': 'title: Hidden gem\nrating: 6\ntime: 2026-11-01T00:00:00Z\nunlisted: true\nmeta: { genre: pop }\n',
-    ...levelResources('unlisted-level', 6),
-    'levels/twice/item.md': '---\ntitle: Twice\nrating: 1\ndescription: In the front matter\n---\nAnd in the body.\n',
-    ...levelResources('twice', 7),
+    ...levelFolder('md-level', 'item.md', 3, '---\ntitle: Markdown level\nrating: 3\ntime: 2026-03-01\n---\nThe body **becomes** the description.\n'),
+    ...levelFolder('no-time-level', 'item.yaml', 4, 'title: Timeless\nrating: 4\nmeta: { genre: pop }\n'),
+    ...levelFolder('draft-level', 'item.yaml', 5, 'title: Draft level\nrating: 5\ntime: 2026-12-01T00:00:00Z\ndraft: true\nmeta: { genre: pop }\n'),
+    ...levelFolder('unlisted-level', 'item.yaml', 6, 'title: Hidden gem\nrating: 6\ntime: 2026-11-01T00:00:00Z\nunlisted: true\nmeta: { genre: pop }\n'),
+    ...levelFolder('twice', 'item.md', 7, '---\ntitle: Twice\nrating: 1\ndescription: In the front matter\n---\nAnd in the body.\n'),
     'posts/solo.md': '---\ntitle: Solo post\ntime: 2026-02-01T12:00:00Z\n---\nA whole post in one file.\n',
     'posts/folder-post/item.yaml': `title: Folder post\ntime: ${newYear}\n`,
     'posts/folder-post/thumbnail.png': tinyPng(90, 0, 0),

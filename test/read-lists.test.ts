@@ -14,20 +14,13 @@ import {
     protocolTypes,
     readRecords,
     readServerYaml,
-    shapePrefix,
     typeSettings,
-    type ContentRecord,
     type ContentType,
-    type ProtocolType,
 } from './support/content-files.js'
 import { collectItems, names } from './support/http.js'
+import { levels, listClient, nameList, type ItemInfo } from './support/lists.js'
 import { assertShape } from './support/response-shapes.js'
-import { getJson, startTestServer, type TestServer } from './support/server.js'
-
-type Item = { name: string; source?: string; title: string } & Record<string, unknown>
-type List = { pageCount: number; cursor?: string; items: Item[]; searches?: unknown[] }
-type Section = { title: string; icon?: string; itemType: string; items: Item[]; searchValues?: string }
-type ItemInfo = { title?: string; searches?: unknown[]; sections: Section[] }
+import { startTestServer, type TestServer } from './support/server.js'
 
 const test = suite('read: home, landing pages and lists')
 let server: TestServer
@@ -44,20 +37,7 @@ test.after(async () => {
     await server?.stop()
 })
 
-const get = async <T>(path: string) => getJson<T>(`${server.root}${path}`)
-
-/** A list request that must succeed; its body is checked against `ServerItemList<…Item>`. */
-const list = async (type: ProtocolType, query: Record<string, string> = {}) => {
-    const response = await get<List>(`/${type}s/list?${new URLSearchParams(query)}`)
-    assert.is(response.status, 200, `${type}s/list?${new URLSearchParams(query)}: ${JSON.stringify(response.body).slice(0, 300)}`)
-    assertShape(`${shapePrefix(type)}List`, response.body)
-    return response.body
-}
-
-const listNames = async (type: ProtocolType, query: Record<string, string> = {}) => names((await list(type, query)).items)
-
-const levels = () => listedRecords('level')
-const nameList = (records: readonly ContentRecord[]) => records.map((record) => record.name)
+const { get, list, listNames } = listClient(() => server)
 const allTypesWithItems = contentTypes.filter((type) => readRecords(type).some((record) => !record.draft))
 
 // ---------------------------------------------------------------- E1

@@ -7,12 +7,11 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { listedRecords, type ContentRecord } from './support/content-files.js'
+import { listedRecords } from './support/content-files.js'
 import { assertJsonError, names } from './support/http.js'
+import { listClient, nameList, type List } from './support/lists.js'
 import { assertShape } from './support/response-shapes.js'
 import { copyContent, getJson, startTestServer, type TestServer } from './support/server.js'
-
-type List = { pageCount: number; cursor?: string; items: { name: string }[] }
 
 const test = suite('read: paging of lists')
 let server: TestServer
@@ -70,14 +69,7 @@ test.after(async () => {
     if (folder) await rm(folder, { recursive: true, force: true })
 })
 
-const list = async (type: 'level' | 'replay', query: Record<string, string> = {}) => {
-    const response = await getJson<List>(`${server.root}/${type}s/list?${new URLSearchParams(query)}`)
-    assert.is(response.status, 200, `${type}s/list?${new URLSearchParams(query)}: ${JSON.stringify(response.body).slice(0, 300)}`)
-    assertShape(type === 'level' ? 'LevelList' : 'ReplayList', response.body)
-    return response.body
-}
-
-const nameList = (records: readonly ContentRecord[]) => records.map((record) => record.name)
+const { list } = listClient(() => server)
 
 /** Every page of a page-mode list, fetched page by page until pageCount. */
 const allPages = async (query: Record<string, string> = {}) => {

@@ -13,8 +13,6 @@ export type ItemQuery = {
     sort?: ItemSort
 }
 
-export const emptyQuery: ItemQuery = { keywords: '', filters: [] }
-
 /** The values of a field, lower-cased where they are text, for filters to compare against. */
 const fieldValues = (item: CatalogItem, field: string): unknown[] => {
     const { fields } = item

@@ -1,6 +1,6 @@
 /**
- * The nine kinds of content item a folder can hold, described once: where they live, which format
- * version the app expects, which resource files they carry and which other items they name.
+ * The nine kinds of content item a folder can hold, described once: where they live, which
+ * resource files they carry and which other items they name.
  * Everything that walks, validates or renders items reads this table instead of repeating it.
  */
 
@@ -38,37 +38,35 @@ export type ReferenceField = {
 export type ContentTypeInfo = {
     type: ContentType
     plural: `${ContentType}s`
-    version: number
     resources: ResourceRole[]
     references: ReferenceField[]
-    /** Text fields beyond title/author that the record type has (empty string when absent). */
-    texts: ('subtitle' | 'artists')[]
 }
 
 const required = (role: string, kind: ResourceKind): ResourceRole => ({ role, kind, optional: false })
 const optional = (role: string, kind: ResourceKind): ResourceRole => ({ role, kind, optional: true })
 
+/** Skins and particles are both a sprite atlas described by a data file. */
+const atlasResources = [required('thumbnail', 'image'), required('data', 'json'), required('texture', 'image')]
+
+/** Skins, backgrounds, effects and particles: resources, and no references to other items. */
+const resourcePack = (type: ContentType, resources: ResourceRole[]): ContentTypeInfo => ({ type, plural: `${type}s`, resources, references: [] })
+
 export const contentTypeInfos: Record<ContentType, ContentTypeInfo> = {
     post: {
         type: 'post',
         plural: 'posts',
-        version: 1,
         resources: [optional('thumbnail', 'image')],
         references: [],
-        texts: [],
     },
     playlist: {
         type: 'playlist',
         plural: 'playlists',
-        version: 1,
         resources: [optional('thumbnail', 'image')],
         references: [{ field: 'levels', target: 'level', shape: 'many' }],
-        texts: ['subtitle'],
     },
     level: {
         type: 'level',
         plural: 'levels',
-        version: 1,
         resources: [
             required('cover', 'image'),
             required('bgm', 'audio'),
@@ -82,49 +80,19 @@ export const contentTypeInfos: Record<ContentType, ContentTypeInfo> = {
             { field: 'useEffect', target: 'effect', shape: 'use' },
             { field: 'useParticle', target: 'particle', shape: 'use' },
         ],
-        texts: ['artists'],
     },
-    skin: {
-        type: 'skin',
-        plural: 'skins',
-        version: 4,
-        resources: [required('thumbnail', 'image'), required('data', 'json'), required('texture', 'image')],
-        references: [],
-        texts: ['subtitle'],
-    },
-    background: {
-        type: 'background',
-        plural: 'backgrounds',
-        version: 2,
-        resources: [
-            required('thumbnail', 'image'),
-            required('data', 'json'),
-            required('image', 'image'),
-            required('configuration', 'json'),
-        ],
-        references: [],
-        texts: ['subtitle'],
-    },
-    effect: {
-        type: 'effect',
-        plural: 'effects',
-        version: 5,
-        resources: [required('thumbnail', 'image'), required('data', 'json'), required('audio', 'archive')],
-        references: [],
-        texts: ['subtitle'],
-    },
-    particle: {
-        type: 'particle',
-        plural: 'particles',
-        version: 3,
-        resources: [required('thumbnail', 'image'), required('data', 'json'), required('texture', 'image')],
-        references: [],
-        texts: ['subtitle'],
-    },
+    skin: resourcePack('skin', atlasResources),
+    background: resourcePack('background', [
+        required('thumbnail', 'image'),
+        required('data', 'json'),
+        required('image', 'image'),
+        required('configuration', 'json'),
+    ]),
+    effect: resourcePack('effect', [required('thumbnail', 'image'), required('data', 'json'), required('audio', 'archive')]),
+    particle: resourcePack('particle', atlasResources),
     engine: {
         type: 'engine',
         plural: 'engines',
-        version: 13,
         resources: [
             required('thumbnail', 'image'),
             required('playData', 'json'),
@@ -140,15 +108,12 @@ export const contentTypeInfos: Record<ContentType, ContentTypeInfo> = {
             { field: 'effect', target: 'effect', shape: 'one' },
             { field: 'particle', target: 'particle', shape: 'one' },
         ],
-        texts: ['subtitle'],
     },
     replay: {
         type: 'replay',
         plural: 'replays',
-        version: 1,
         resources: [required('data', 'json'), required('configuration', 'json')],
         references: [{ field: 'level', target: 'level', shape: 'one' }],
-        texts: ['subtitle'],
     },
 }
 

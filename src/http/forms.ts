@@ -1,4 +1,4 @@
-import type { ServerForm, ServerOption, Sil } from '@sonolus/core'
+import type { ItemType, ServerForm, ServerOption, Sil } from '@sonolus/core'
 import type { FormDeclaration, OptionDeclaration } from '../content/server-settings.js'
 import type { ItemRenderer } from '../catalog/render-item.js'
 
@@ -47,30 +47,22 @@ export const renderOption = (option: OptionDeclaration, renderer: ItemRenderer):
         case 'multi':
             return { ...base, type: 'multi', def: (option.def as boolean[] | undefined) ?? values.map(() => false), values }
         case 'serverItem':
-            return {
-                ...base,
-                type: 'serverItem',
-                itemType: option.itemType as never,
-                infoType: option.infoType,
-                def: (option.def as Sil | null | undefined) ?? null,
-                allowOtherServers: option.allowOtherServers ?? false,
-            }
+            return { ...base, ...itemPicker(option), type: 'serverItem', def: (option.def as Sil | null | undefined) ?? null }
         case 'serverItems':
-            return {
-                ...base,
-                type: 'serverItems',
-                itemType: option.itemType as never,
-                infoType: option.infoType,
-                def: (option.def as Sil[] | undefined) ?? [],
-                allowOtherServers: option.allowOtherServers ?? false,
-                limit: option.limit ?? 0,
-            }
+            return { ...base, ...itemPicker(option), type: 'serverItems', def: (option.def as Sil[] | undefined) ?? [], limit: option.limit ?? 0 }
         case 'collectionItem':
-            return { ...base, type: 'collectionItem', itemType: option.itemType as never }
+            return { ...base, type: 'collectionItem', itemType: option.itemType as ItemType }
         case 'file':
             return { ...base, type: 'file', def: (option.def as string | undefined) ?? '', validation: option.validation as never }
     }
 }
+
+/** What the two server-item pickers share. */
+const itemPicker = (option: OptionDeclaration) => ({
+    itemType: option.itemType as ItemType,
+    infoType: option.infoType,
+    allowOtherServers: option.allowOtherServers ?? false,
+})
 
 /** A source of submitted values: a URL query or the `values` string of a submit body. */
 export type FormInput = { get(query: string): string | undefined }

@@ -1,34 +1,14 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
-import { crc32, deflateSync } from 'node:zlib'
+import { deflateSync } from 'node:zlib'
+import { rgbPng } from '../../bench/png.js'
 
 /** SHA-1 hex of some bytes: what an Srl's `hash` must be for the bytes served at its url. */
 export const sha1 = (bytes: Buffer | Uint8Array) => createHash('sha1').update(bytes).digest('hex')
 
-const pngChunk = (type: string, data: Buffer) => {
-    const chunk = Buffer.alloc(12 + data.length)
-    chunk.writeUInt32BE(data.length, 0)
-    chunk.write(type, 4, 'latin1')
-    data.copy(chunk, 8)
-    chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length)
-    return chunk
-}
-
 /** A real 1×1 RGB PNG of one colour: different colours give different bytes (and hashes). */
-export const tinyPng = (red = 0, green = 0, blue = 0) => {
-    const header = Buffer.alloc(13)
-    header.writeUInt32BE(1, 0)
-    header.writeUInt32BE(1, 4)
-    header[8] = 8 // bit depth
-    header[9] = 2 // RGB
-    return Buffer.concat([
-        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-        pngChunk('IHDR', header),
-        pngChunk('IDAT', deflateSync(Buffer.from([0, red, green, blue]))),
-        pngChunk('IEND', Buffer.alloc(0)),
-    ])
-}
+export const tinyPng = (red = 0, green = 0, blue = 0) => rgbPng(1, 1, deflateSync(Buffer.from([0, red, green, blue])))
 
 /** One silent MPEG-1 Layer III frame (128 kbit/s, 44.1 kHz); `marker` varies the bytes. */
 export const tinyMp3 = (marker = 0) => {
