@@ -184,18 +184,23 @@ export class Catalog {
     }
 
     private indexUsage() {
+        // Sets while collecting: one engine may be used by every level, and an array scan per
+        // level would make this quadratic.
+        const users = new Map<CatalogItem, Map<ContentType, Set<CatalogItem>>>()
         for (const type of contentTypes) {
             for (const item of this.items[type].values()) {
                 for (const target of Object.values(item.resolved).flat()) {
                     if (!target || target === item) continue
-                    const users = target.usedBy.get(type) ?? []
-                    if (!users.includes(item)) users.push(item)
-                    target.usedBy.set(type, users)
+                    let byType = users.get(target)
+                    if (!byType) users.set(target, (byType = new Map()))
+                    let ofType = byType.get(type)
+                    if (!ofType) byType.set(type, (ofType = new Set()))
+                    ofType.add(item)
                 }
             }
         }
-        for (const type of contentTypes) {
-            for (const item of this.items[type].values()) for (const users of item.usedBy.values()) users.sort(newestFirst)
+        for (const [target, byType] of users) {
+            for (const [type, items] of byType) target.usedBy.set(type, [...items].sort(newestFirst))
         }
     }
 

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs'
-import { mkdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import type { ServedFile } from './resources.js'
@@ -30,11 +30,14 @@ export class HashCache {
         }
     }
 
-    /** The cached result for a file, if the file is unchanged and any bytes Shelf made are still there. */
-    async lookup(path: string, info: Stats): Promise<ServedFile | undefined> {
+    /**
+     * The cached result for a file, if the file is unchanged and any bytes Shelf made from it are
+     * still there (`madeFiles`: the processed files present, listed once rather than stat'ed one by one).
+     */
+    lookup(path: string, info: Stats, madeFiles: ReadonlySet<string>): ServedFile | undefined {
         const entry = this.previous.get(path)
         if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) return undefined
-        if (entry.served.path !== path && !(await stat(entry.served.path).catch(() => undefined))) return undefined
+        if (entry.served.path !== path && !madeFiles.has(entry.served.path)) return undefined
         this.current.set(path, entry)
         return entry.served
     }
