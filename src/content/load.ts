@@ -161,7 +161,7 @@ class FolderLoader {
         }
         const record = await this.readRecord(file, type, false, defaults)
         if (!record) return undefined
-        const locateReference = referenceLocator(type, file, record.parsed)
+        const locateReference = referenceLocator(type, this.root, file, record.parsed)
         return { type, name, file, fields: normalizeFields(type, record.data), locateReference, resources: {}, comments: [], leaderboards: [] }
     }
 
@@ -314,12 +314,21 @@ const locateField = (file: string, parsed: ParsedFile, field: string): ProblemPo
     field in (parsed.data as object) ? { file, ...parsed.locate([field]), field } : { file: `${file.slice(0, file.indexOf('/'))}/${defaultsFileName}`, field }
 
 /**
- * Where an item's reference fields were written. A YAML document is large but already parsed, so
- * only its positions are kept; JSON is parsed for positions only if a reference turns out broken.
- * (Separate functions, so that no closure keeps a YAML document alive.)
+ * Where an item's reference fields were written. A YAML document is already parsed, so its few
+ * positions are kept; a JSON record is read again only if one of its references turns out broken,
+ * so that a hundred thousand pack-format records keep nothing of their files in memory.
+ * (Separate functions, so that no closure keeps a parsed file alive.)
  */
-const referenceLocator = (type: ContentType, file: string, parsed: ParsedFile) =>
-    file.endsWith('.json') ? (field: string) => locateField(file, parsed, field) : positionLookup(referencePositions(type, file, parsed))
+const referenceLocator = (type: ContentType, root: string, file: string, parsed: ParsedFile) =>
+    file.endsWith('.json') ? rereadingLocator(root, file) : positionLookup(referencePositions(type, file, parsed))
+
+const rereadingLocator = (root: string, file: string) => (field: string) => {
+    try {
+        return locateField(file, parseRecordFile(file, readFileSync(join(root, file), 'utf8')), field)
+    } catch {
+        return { file, field }
+    }
+}
 
 const referencePositions = (type: ContentType, file: string, parsed: ParsedFile) =>
     new Map(contentTypeInfos[type].references.map(({ field }) => [field, locateField(file, parsed, field)]))
