@@ -1,10 +1,10 @@
 // Records and folder listings are small, and Node's synchronous calls for them cost a fraction
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
-import { readdirSync, readFileSync, type Dirent } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs'
 import { join } from 'node:path'
-import { mapLimit } from '../util/map-limit.js'
-import { contentTypeInfos, contentTypes, type ContentType, type ResourceKind } from './item-types.js'
+import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
+import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, parseTime, type ItemFields } from './records.js'
 import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
@@ -71,21 +71,16 @@ const reservedItemNames = new Set(['info', 'list', 'create', 'upload'])
 const recordFileNames = ['item.json', 'item.yaml', 'item.yml', 'item.md']
 const defaultsFileName = '_defaults.yaml'
 /** Enough parallel reads to keep the disk busy without exhausting file descriptors. */
-const concurrency = 32
+export const concurrency = 32
 
 export const isSafeName = (name: string) => safeName.test(name)
 
-/** Reads a whole content folder into records and the problems found on the way. */
-export const loadContent = async (root: string, tools: LoadTools): Promise<LoadedContent> => {
-    const loader = new FolderLoader(root, tools)
-    const settings = await loader.loadSettings()
-    const items = (await Promise.all(contentTypes.map((type) => loader.loadType(type)))).flat()
-    return { settings, items, rejected: loader.rejected, problems: loader.problems }
-}
-
-class FolderLoader {
+/**
+ * Reads parts of a content folder: the settings, a type's defaults, one item. Each loader gathers
+ * the problems of what it read, so a caller can keep them with the part they belong to.
+ */
+export class FolderLoader {
     readonly problems: Problem[] = []
-    readonly rejected = new Set<string>()
 
     constructor(
         private readonly root: string,
@@ -109,27 +104,30 @@ class FolderLoader {
         return settings
     }
 
-    async loadType(type: ContentType): Promise<ItemRecord[]> {
-        const folder = contentTypeInfos[type].plural
-        const entries = await this.list(folder)
-        let defaults: Record<string, unknown> = {}
-        if (entries.some((entry) => entry.isFile() && entry.name === defaultsFileName)) {
-            defaults = (await this.readRecord(`${folder}/${defaultsFileName}`, type, true))?.data ?? {}
-        }
-        const items = await mapLimit(entries, concurrency, (entry) => this.loadEntry(type, folder, entry, defaults))
-        return items.filter((item): item is ItemRecord => item !== undefined)
+    /** The `_defaults.yaml` of a type folder, or nothing when it is absent or broken. */
+    async loadDefaults(type: ContentType): Promise<Record<string, unknown>> {
+        const file = `${contentTypeInfos[type].plural}/${defaultsFileName}`
+        if (!existsSync(join(this.root, file))) return {}
+        return (await this.readRecord(file, type, true))?.data ?? {}
     }
 
-    private async loadEntry(type: ContentType, folder: string, entry: Dirent, defaults: Record<string, unknown>) {
-        if (isIgnored(entry.name) || entry.name === defaultsFileName) return undefined
-        const isPostFile = type === 'post' && entry.isFile() && entry.name.endsWith('.md')
-        if (!entry.isDirectory() && !isPostFile) return undefined
-        const name = isPostFile ? entry.name.slice(0, -3) : entry.name
-        const item = isPostFile
-            ? await this.loadItem(type, name, `${folder}/${entry.name}`, defaults)
-            : await this.loadItemFolder(type, `${folder}/${entry.name}`, name, defaults)
-        if (!item) this.rejected.add(`${type}/${name}`)
-        return item
+    /** The entries of a type folder that may be items: item folders, and `.md` files for posts. */
+    async listUnits(type: ContentType): Promise<string[]> {
+        const entries = await this.list(contentTypeInfos[type].plural)
+        return entries
+            .filter((entry) => !isIgnored(entry.name) && entry.name !== defaultsFileName)
+            .filter((entry) => entry.isDirectory() || (type === 'post' && entry.isFile() && entry.name.endsWith('.md')))
+            .map((entry) => entry.name)
+    }
+
+    /** One entry of a type folder as an item; undefined when it is gone, is no item, or has problems. */
+    async loadUnit(type: ContentType, entry: string, defaults: Record<string, unknown>): Promise<ItemRecord | undefined> {
+        const folder = contentTypeInfos[type].plural
+        const info = statSync(join(this.root, folder, entry), { throwIfNoEntry: false })
+        if (!info) return undefined
+        if (type === 'post' && info.isFile() && entry.endsWith('.md')) return this.loadItem(type, entry.slice(0, -3), `${folder}/${entry}`, defaults)
+        if (info.isDirectory()) return this.loadItemFolder(type, `${folder}/${entry}`, entry, defaults)
+        return undefined
     }
 
     private async loadItemFolder(type: ContentType, folder: string, name: string, defaults: Record<string, unknown>) {

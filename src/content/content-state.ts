@@ -1,0 +1,127 @@
+import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
+import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
+import type { Problem } from './problems.js'
+import type { ServerSettings } from './server-settings.js'
+import { mapLimit } from '../util/map-limit.js'
+
+/** One entry of a type folder (`levels/first-steps`, `posts/welcome.md`) and what reading it gave. */
+type Unit = {
+    type: ContentType
+    name: string
+    /** The record now on disk; absent when the entry has problems. */
+    record?: ItemRecord
+    /** The last record that loaded, kept serving while the entry on disk is broken. */
+    lastGood?: ItemRecord
+    problems: Problem[]
+}
+
+/** The parts of the folder a batch of changed paths touches. */
+export type AffectedParts = { settings: boolean; types: Set<ContentType>; units: Set<string> }
+
+const settingsFiles = /^(server\.ya?ml|info\.json|banner(\.[a-z]+)?)$/
+const typeByPlural = new Map<string, ContentType>(contentTypes.map((type) => [contentTypeInfos[type].plural, type]))
+
+/** Which parts of the folder a changed path (relative, `/`-separated) belongs to. */
+export const affectedParts = (paths: Iterable<string>): AffectedParts => {
+    const parts: AffectedParts = { settings: false, types: new Set(), units: new Set() }
+    for (const path of paths) {
+        const [first, second] = path.split('/')
+        if (second === undefined && first !== undefined && settingsFiles.test(first)) parts.settings = true
+        const type = first === undefined ? undefined : typeByPlural.get(first)
+        if (!type) continue
+        // The defaults touch every item of the type; so does the type folder itself appearing or going.
+        if (second === undefined || second === '_defaults.yaml') parts.types.add(type)
+        else parts.units.add(`${first}/${second}`)
+    }
+    return parts
+}
+
+/**
+ * Everything read from the content folder, kept per part so that a change re-reads only what it
+ * touches. A part that breaks keeps serving its last good version, with its problems reported.
+ */
+export class ContentState {
+    private settings: { value: ServerSettings; problems: Problem[] } | undefined
+    private readonly defaults = new Map<ContentType, { data: Record<string, unknown>; problems: Problem[] }>()
+    private readonly units = new Map<string, Unit>()
+
+    constructor(
+        private readonly root: string,
+        private readonly tools: LoadTools,
+    ) {}
+
+    async loadAll() {
+        await this.reloadSettings()
+        for (const type of contentTypes) await this.reloadType(type)
+    }
+
+    /** Re-reads the parts that the changed paths belong to. */
+    async reload(paths: Iterable<string>) {
+        const parts = affectedParts(paths)
+        if (parts.settings) await this.reloadSettings()
+        for (const type of parts.types) await this.reloadType(type)
+        const units = [...parts.units].filter((key) => !parts.types.has(typeByPlural.get(key.split('/')[0]!)!))
+        await mapLimit(units, concurrency, (key) => this.reloadUnit(key))
+        return parts
+    }
+
+    snapshot(): LoadedContent {
+        const items: ItemRecord[] = []
+        const rejected = new Set<string>()
+        const problems = [...(this.settings?.problems ?? [])]
+        for (const { problems: defaultsProblems } of this.defaults.values()) problems.push(...defaultsProblems)
+        for (const unit of this.units.values()) {
+            problems.push(...unit.problems)
+            const served = unit.record ?? unit.lastGood
+            if (served) items.push(served)
+            else rejected.add(`${unit.type}/${unit.name}`)
+        }
+        return { settings: this.settings!.value, items, rejected, problems }
+    }
+
+    private async reloadSettings() {
+        const loader = this.loader()
+        const value = await loader.loadSettings()
+        this.settings = { value, problems: loader.problems }
+    }
+
+    private async reloadType(type: ContentType) {
+        const loader = this.loader()
+        this.defaults.set(type, { data: await loader.loadDefaults(type), problems: loader.problems })
+        const entries = new Set((await this.loader().listUnits(type)).map((entry) => `${contentTypeInfos[type].plural}/${entry}`))
+        for (const key of this.units.keys()) if (this.units.get(key)!.type === type && !entries.has(key)) this.units.delete(key)
+        await mapLimit([...entries], concurrency, (key) => this.reloadUnit(key))
+    }
+
+    private async reloadUnit(key: string) {
+        const [plural, entry] = key.split('/') as [string, string]
+        const type = typeByPlural.get(plural)!
+        const loader = this.loader()
+        const record = await loader.loadUnit(type, entry, this.defaults.get(type)?.data ?? {})
+        const previous = this.units.get(key)
+        if (!record && loader.problems.length === 0) {
+            // Gone from disk, or never an item (a stray file): nothing to serve or report.
+            this.units.delete(key)
+            return
+        }
+        const lastGood = record ?? previous?.record ?? previous?.lastGood
+        const problems = record || !lastGood ? loader.problems : loader.problems.map((problem) => keepsServing(problem))
+        this.units.set(key, { type, name: unitName(type, entry), record, lastGood: record ? undefined : lastGood, problems })
+    }
+
+    private loader() {
+        return new FolderLoader(this.root, this.tools)
+    }
+}
+
+const unitName = (type: ContentType, entry: string) => (type === 'post' && entry.endsWith('.md') ? entry.slice(0, -3) : entry)
+
+const keepsServing = (problem: Problem): Problem =>
+    problem.severity === 'error' ? { ...problem, message: `${problem.message} (the last good version keeps serving)` } : problem
+
+/** Reads a whole content folder into records and the problems found on the way. */
+export const loadContent = async (root: string, tools: LoadTools): Promise<LoadedContent> => {
+    const state = new ContentState(root, tools)
+    await state.loadAll()
+    return state.snapshot()
+}
