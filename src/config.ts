@@ -10,6 +10,8 @@ export type ShelfOptions = {
     drafts: boolean
     /** Where Shelf keeps processed resources; defaults to `.shelf` inside the content folder. */
     cache?: string
+    /** Follow changes of the folder while serving. */
+    watch?: boolean
 }
 
 /** `service` → `Service`: header names are the protocol name, capitalized. */

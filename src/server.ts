@@ -1,43 +1,74 @@
-import { once } from 'node:events'
+import { EventEmitter, once } from 'node:events'
 import { stat } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { Catalog } from './catalog/catalog.js'
 import type { ShelfOptions } from './config.js'
+import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
-import { loadContent } from './content/content-state.js'
+import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { createApp } from './http/app.js'
+import { watchFolder } from './watch/watch-folder.js'
 
 export type ListenOptions = { port: number; host?: string }
+
+/** What one reload did, for the terminal and for tests. */
+export type ReloadReport = { paths: string[]; ms: number; problems: Problem[] }
 
 export type RunningShelf = {
     /** `http://host:port` of the listening socket. */
     url: string
     port: number
     server: Server
+    /** The snapshot being served now; a reload swaps in a new one. */
     catalog(): Catalog
+    /** Emits `reload` with a ReloadReport after every change of the folder is served. */
+    events: EventEmitter<{ reload: [ReloadReport] }>
     close(): Promise<void>
 }
 
-/** Reads the content folder into a first catalog snapshot. */
-export const buildCatalog = async (options: ShelfOptions): Promise<Catalog> => {
+/** The content folder, absolute; a mistyped --content would otherwise look like an empty server. */
+const contentFolder = async (options: ShelfOptions) => {
     const content = resolve(options.content)
-    // A mistyped --content would otherwise look exactly like an empty server.
     const folder = await stat(content).catch(() => undefined)
     if (!folder?.isDirectory()) throw new Error(`content folder "${options.content}" ${folder ? 'is not a folder' : 'does not exist'} (resolved to ${content})`)
-    const cache = resolve(options.cache ?? join(content, '.shelf'))
-    const hashes = await HashCache.open(join(cache, 'hashes.json'))
-    const loaded = await loadContent(content, { validator: new ContentValidator(), processor: new ResourceProcessor(cache, hashes) })
-    await hashes.save()
-    return new Catalog(loaded, { drafts: options.drafts })
+    return content
 }
 
-/** Loads the folder and serves it; resolves once the socket is listening. */
+/** Reads the whole folder, keeping it per part so later changes re-read only what they touch. */
+const openContent = async (options: ShelfOptions) => {
+    const content = await contentFolder(options)
+    const cache = resolve(options.cache ?? join(content, '.shelf'))
+    const hashes = await HashCache.open(join(cache, 'hashes.json'))
+    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(cache, hashes) })
+    await state.loadAll()
+    await hashes.save()
+    return { content, state, hashes }
+}
+
+/** One catalog snapshot of a folder, for checking it without serving it. */
+export const loadCatalog = async (options: ShelfOptions) => new Catalog((await openContent(options)).state.snapshot(), { drafts: options.drafts })
+
+/** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
-    const catalog = await buildCatalog(options)
+    const { content, state, hashes } = await openContent(options)
+    let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
+    const events = new EventEmitter<{ reload: [ReloadReport] }>()
+    const watcher = options.watch
+        ? watchFolder(content, async (paths) => {
+              const started = performance.now()
+              await state.reload(paths)
+              // The swap is one assignment: a request holds the snapshot it started with to its end.
+              catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
+              events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
+              await hashes.save()
+          })
+        : undefined
+    await watcher?.ready
+
     const app = createApp(() => catalog, options)
     const server = app.listen(listen.port, listen.host)
     await once(server, 'listening')
@@ -48,10 +79,13 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         port,
         server,
         catalog: () => catalog,
-        close: () =>
-            new Promise<void>((done, fail) => {
+        events,
+        close: async () => {
+            await watcher?.close()
+            await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))
                 server.closeAllConnections()
-            }),
+            })
+        },
     }
 }

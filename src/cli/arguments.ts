@@ -5,8 +5,9 @@ import type { ListenOptions } from '../server.js'
 export const helpText = `Shelf: a content server for the Sonolus app, driven by a folder of files.
 
 Usage:
-  shelf serve [flags]      serve a content folder
-  shelf --help             show this help
+  shelf serve [flags]              serve a content folder, following its changes
+  shelf check [DIR] [--format F]   check a content folder (default ./content); exit 1 on any problem
+  shelf --help                     show this help
 
 Flags of serve:
   --content DIR     the content folder to serve (default: ./content)
@@ -20,7 +21,14 @@ Flags of serve:
                     (default: service; the real app needs --name sonolus)
   --drafts          also serve items marked "draft: true"
   --cache DIR       where processed resources are kept (default: CONTENT/.shelf)
+  --no-watch        do not follow changes of the folder (they show after a restart)
   -h, --help        show this help
+
+While serving, the problems of the content are also at GET /_shelf/problems (JSON).
+
+Flags of check:
+  --format F        text (default) or json
+  --drafts          also check items marked "draft: true" as served ones
 
 npm start -- [flags] runs "shelf serve [flags]".`
 
@@ -43,7 +51,9 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 name: { type: 'string', default: 'service' },
                 drafts: { type: 'boolean', default: false },
                 cache: { type: 'string' },
+                watch: { type: 'boolean', default: true },
             },
+            allowNegative: true,
         }).values
     } catch (error) {
         throw new UsageError((error as Error).message)
@@ -55,6 +65,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             address: parsed.address === undefined ? undefined : parseAddress(parsed.address),
             drafts: parsed.drafts,
             cache: parsed.cache,
+            watch: parsed.watch,
         },
         listen: { port: parsePort(parsed.port ?? env.PORT ?? '3000'), host: parsed.host },
     }
@@ -81,4 +92,24 @@ const parseAddress = (raw: string) => {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--address must start with http:// or https://, got "${raw}"`)
     return raw.replace(/\/+$/, '')
+}
+
+export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }
+
+export const parseCheckArguments = (args: string[]): CheckArguments => {
+    let parsed
+    try {
+        parsed = parseArgs({
+            args,
+            strict: true,
+            allowPositionals: true,
+            options: { format: { type: 'string', default: 'text' }, drafts: { type: 'boolean', default: false } },
+        })
+    } catch (error) {
+        throw new UsageError((error as Error).message)
+    }
+    const { format, drafts } = parsed.values
+    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`)
+    if (parsed.positionals.length > 1) throw new UsageError(`check takes one folder, got ${parsed.positionals.length}`)
+    return { folder: parsed.positionals[0] ?? './content', format, drafts }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { helpText, parseServeArguments, UsageError } from './arguments.js'
+import { helpText, parseCheckArguments, parseServeArguments, UsageError } from './arguments.js'
+import { check } from './check.js'
 import { serve } from './serve.js'
 
 const main = async (args: string[]) => {
@@ -8,8 +9,9 @@ const main = async (args: string[]) => {
         console.log(helpText)
         return
     }
-    if (command !== 'serve') throw new UsageError(`unknown command "${command}"`)
-    await serve(parseServeArguments(rest, process.env))
+    if (command === 'serve') return serve(parseServeArguments(rest, process.env))
+    if (command === 'check') return check(parseCheckArguments(rest))
+    throw new UsageError(`unknown command "${command}"`)
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -23,6 +23,18 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${shelf.port}`)
     }
     if (options.name !== 'sonolus') console.log('  (the Sonolus app itself expects --name sonolus)')
+    if (options.watch) {
+        console.log('  following changes of the folder; problems also at /_shelf/problems')
+        let shown = new Set(catalog.problems.map(formatProblem))
+        shelf.events.on('reload', ({ paths, ms, problems }) => {
+            const now = new Set(problems.map(formatProblem))
+            const changed = paths.length === 1 ? paths[0] : `${paths.length} files`
+            console.log(`reloaded ${changed} in ${Math.round(ms)} ms`)
+            for (const line of now) if (!shown.has(line)) console.log(`    ${line}`)
+            for (const line of shown) if (!now.has(line)) console.log(`    fixed: ${line}`)
+            shown = now
+        })
+    }
 
     const stop = () => {
         void shelf.close().then(() => process.exit(0))

@@ -10,6 +10,7 @@ import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { requestState } from './request-state.js'
 import { communityRoutes } from './routes/community.js'
+import { developmentRoutes } from './routes/development.js'
 import { itemDetailsRoutes } from './routes/item-details.js'
 import { itemTypeRoutes } from './routes/item-types.js'
 import { leaderboardRoutes } from './routes/leaderboards.js'
@@ -41,6 +42,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions) => {
     communityRoutes(router)
     leaderboardRoutes(router)
     app.use(router.routes())
+    app.use(developmentRoutes(getCatalog))
     app.use(notFoundAsJson)
     return app
 }

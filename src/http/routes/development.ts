@@ -1,0 +1,23 @@
+import Router from '@koa/router'
+import type { Catalog } from '../../catalog/catalog.js'
+import { respond } from '../respond.js'
+
+/** Where tools find Shelf's own endpoints, outside every protocol name (which cannot start with `_`). */
+export const developmentPrefix = '/_shelf'
+
+/**
+ * `GET /_shelf/problems`: the problems of the content being served, as JSON, for editor plugins
+ * and scripts. It changes with every reload.
+ */
+export const developmentRoutes = (getCatalog: () => Catalog) => {
+    const router = new Router({ prefix: developmentPrefix })
+    router.get('/problems', (ctx) => {
+        const problems = getCatalog().problems
+        respond(ctx, {
+            errors: problems.filter((problem) => problem.severity === 'error').length,
+            warnings: problems.filter((problem) => problem.severity === 'warning').length,
+            problems,
+        })
+    })
+    return router.routes()
+}

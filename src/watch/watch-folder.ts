@@ -1,0 +1,64 @@
+import { watch } from 'chokidar'
+import { relative, sep } from 'node:path'
+import { isIgnored } from '../content/load.js'
+
+export type FolderWatcher = {
+    /** Resolves once the initial scan is done and every later change will be seen. */
+    ready: Promise<void>
+    close(): Promise<void>
+}
+
+export type WatchOptions = {
+    /** A batch closes after this long without a new event… */
+    quietMs?: number
+    /** …or this long after its first event, so a long burst still shows up step by step. */
+    maxWaitMs?: number
+}
+
+/**
+ * Watches a folder and hands over batches of changed paths (relative, `/`-separated). A burst,
+ * such as `git checkout` of a branch or an editor's write-then-rename save, becomes one batch;
+ * editor leftovers (swap, backup, temporary and dot files) never count as changes. Batches run
+ * one at a time: changes arriving during one are gathered into the next.
+ */
+export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<void>, options: WatchOptions = {}): FolderWatcher => {
+    const quietMs = options.quietMs ?? 20
+    const maxWaitMs = options.maxWaitMs ?? 200
+    const pending = new Set<string>()
+    let quietTimer: NodeJS.Timeout | undefined
+    let batchStarted = 0
+    let running: Promise<void> = Promise.resolve()
+
+    const flush = () => {
+        clearTimeout(quietTimer)
+        quietTimer = undefined
+        const paths = [...pending]
+        pending.clear()
+        running = running.then(() => onBatch(paths)).catch((error: unknown) => console.error('shelf: reload failed:', error))
+    }
+
+    const note = (path: string) => {
+        const relativePath = relative(root, path).split(sep).join('/')
+        if (relativePath === '' || relativePath.split('/').some(isIgnored)) return
+        if (pending.size === 0) batchStarted = Date.now()
+        pending.add(relativePath)
+        clearTimeout(quietTimer)
+        const wait = Math.max(0, Math.min(quietMs, batchStarted + maxWaitMs - Date.now()))
+        quietTimer = setTimeout(flush, wait)
+    }
+
+    const watcher = watch(root, {
+        ignoreInitial: true,
+        // Dot folders (the cache, .git) are skipped whole rather than watched and filtered.
+        ignored: (path) => relative(root, path).split(sep).some((segment) => segment.startsWith('.')),
+    })
+    watcher.on('all', (_event, path) => note(path))
+    return {
+        ready: new Promise((resolve) => watcher.once('ready', () => resolve())),
+        close: async () => {
+            clearTimeout(quietTimer)
+            await watcher.close()
+            await running
+        },
+    }
+}
