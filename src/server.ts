@@ -62,7 +62,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
               const started = performance.now()
               await state.reload(paths)
               // The swap is one assignment: a request holds the snapshot it started with to its end.
-              catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
+              catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
               events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
               await hashes.save()
           })

@@ -1,69 +1,114 @@
 import { closest, distance } from 'fastest-levenshtein'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
-import type { ItemRecord, LoadedContent } from '../content/load.js'
+import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../content/load.js'
 import type { Problem } from '../content/problems.js'
 import type { ServedFile } from '../content/resources.js'
 import type { ServerSettings } from '../content/server-settings.js'
-import { allVariants, localesOf, type LocalizedText } from '../content/text.js'
+import { localesOf, type LocalizedText } from '../content/text.js'
 import { newestFirst } from './order.js'
 import { sortItems, type ItemSort } from './search.js'
 
-/** An item ready to serve: its references point at other catalog items, never at names. */
-export type CatalogItem = ItemRecord & {
-    resolved: Record<string, CatalogItem | CatalogItem[] | null>
-    /** Lower-cased text of every searchable field in every language. */
-    searchText: string
-    /** Items of other types that point at this one, e.g. the levels using an engine. */
-    usedBy: Map<ContentType, CatalogItem[]>
-}
+/**
+ * An item ready to serve. It is the loaded record itself: records are never changed after
+ * loading, so a snapshot shares every unchanged item with the one before it, and references are
+ * looked up by name in whichever snapshot renders them.
+ */
+export type CatalogItem = ItemRecord
 
 export type CatalogOptions = {
     drafts: boolean
 }
 
+/** Resolved after the types they point at, so a reference always meets a finished type. */
+const resolutionOrder: ContentType[] = ['post', 'skin', 'background', 'effect', 'particle', 'engine', 'level', 'playlist', 'replay']
+
+/** The types whose items can point at each type, for "used by" sections. */
+const referrers = new Map<ContentType, { type: ContentType; field: string }[]>(
+    contentTypes.map((target) => [
+        target,
+        contentTypes.flatMap((type) => contentTypeInfos[type].references.filter((reference) => reference.target === target).map(({ field }) => ({ type, field }))),
+    ]),
+)
+
 /**
  * An immutable snapshot of everything servable, with the indexes requests need, built once per
- * change of the folder. Requests only ever read it, so swapping in a new one is atomic.
+ * change of the folder. Requests only ever read it, so swapping in a new one is atomic. Built
+ * from a previous snapshot, it keeps that one's list order and indexes for what did not change.
  */
 export class Catalog {
+    readonly settings: ServerSettings
     readonly items = {} as Record<ContentType, Map<string, CatalogItem>>
     /** Items shown in lists, search and sections: newest first, then by name. */
     readonly listed = {} as Record<ContentType, CatalogItem[]>
-    readonly resources = new Map<string, ServedFile>()
-    /** Every locale some text is written in; other requested locales all render like the fallback. */
-    readonly locales = new Set<string>()
+    /**
+     * Served files by hash, shared by every snapshot of one server and only ever added to: the
+     * bytes behind a hash never change, so a hash an older snapshot handed out may still be asked for.
+     */
+    readonly resources: Map<string, ServedFile>
+    /** Every locale some text is written in (shared and only added to, like `resources`). */
+    readonly locales: Set<string>
     readonly problems: Problem[]
+
     /** Items the loader left out (`type/name`), to explain references to them. */
     private readonly rejected: Set<string>
-    /** Names of drafts left out of this snapshot, to explain references to them. */
-    private drafts = {} as Record<ContentType, Set<string>>
+    private readonly drafts = {} as Record<ContentType, Set<string>>
     /** Every record that may serve, by type and name, before its references are checked. */
-    private candidates = {} as Record<ContentType, Map<string, ItemRecord>>
+    private readonly candidates = {} as Record<ContentType, Map<string, ItemRecord>>
+    private readonly sortedLists = new Map<string, readonly CatalogItem[]>()
+    private readonly users = new Map<CatalogItem, Map<ContentType, CatalogItem[]>>()
+    private readonly leaderboards = new Map<CatalogItem, LeaderboardRecord[]>()
 
-    readonly settings: ServerSettings
-
-    constructor(content: LoadedContent, options: CatalogOptions) {
+    constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
         this.settings = content.settings
         this.problems = [...content.problems]
         this.rejected = content.rejected
+        this.resources = previous?.resources ?? new Map()
+        this.locales = previous?.locales ?? new Set()
         this.collectCandidates(content.items, options)
-        // Types are resolved after the types they point at, so a reference always meets a finished item.
         for (const type of resolutionOrder) this.resolveType(type)
-        // Leaderboards point at replays, which resolve last, so they are checked once all types are in.
-        for (const type of contentTypes) {
-            for (const item of this.items[type].values()) item.leaderboards = this.leaderboardsWithReplays(item)
-        }
-        for (const type of contentTypes) {
-            this.listed[type] = [...this.items[type].values()].filter((item) => !item.fields.unlisted).sort(newestFirst)
-        }
-        this.indexUsage()
-        this.indexResources()
-        this.indexLocales()
+        for (const type of contentTypes) this.listed[type] = this.listType(type, previous)
+        for (const type of contentTypes) for (const item of this.items[type].values()) this.checkLeaderboards(item)
+        this.indexNewItems(previous)
         this.checkHandPickedSections()
     }
 
     get(type: ContentType, name: string): CatalogItem | undefined {
         return this.items[type].get(name)
+    }
+
+    /** The item a one-item reference field names, or null for "the engine's default". */
+    reference(item: CatalogItem, field: string): CatalogItem | null {
+        const name = item.fields.references[field]
+        const target = contentTypeInfos[item.type].references.find((reference) => reference.field === field)!.target
+        return typeof name === 'string' ? this.items[target].get(name)! : null
+    }
+
+    /** The items a list reference field names, in order. */
+    references(item: CatalogItem, field: string): CatalogItem[] {
+        const target = contentTypeInfos[item.type].references.find((reference) => reference.field === field)!.target
+        return (item.fields.references[field] as string[]).map((name) => this.items[target].get(name)!)
+    }
+
+    /** Items of other types that point at this one (the levels using an engine…), newest first. */
+    usersOf(item: CatalogItem): Map<ContentType, CatalogItem[]> {
+        let users = this.users.get(item)
+        if (!users) {
+            users = new Map()
+            for (const { type, field } of referrers.get(item.type) ?? []) {
+                const using = this.listed[type].filter((other) => {
+                    const value = other.fields.references[field]
+                    return value === item.name || (Array.isArray(value) && value.includes(item.name))
+                })
+                if (using.length) users.set(type, [...(users.get(type) ?? []), ...using])
+            }
+            this.users.set(item, users)
+        }
+        return users
+    }
+
+    /** An item's leaderboards whose replays all exist in this snapshot. */
+    leaderboardsOf(item: CatalogItem): LeaderboardRecord[] {
+        return this.leaderboards.get(item) ?? item.leaderboards
     }
 
     /** A type's listed items in another order; computed on first use, then kept with the snapshot. */
@@ -77,65 +122,47 @@ export class Catalog {
         return list
     }
 
-    private readonly sortedLists = new Map<string, readonly CatalogItem[]>()
-
     private collectCandidates(records: ItemRecord[], options: CatalogOptions) {
-        const candidates = {} as Record<ContentType, Map<string, ItemRecord>>
-        const drafts = {} as Record<ContentType, Set<string>>
         for (const type of contentTypes) {
-            candidates[type] = new Map()
-            drafts[type] = new Set()
+            this.candidates[type] = new Map()
+            this.drafts[type] = new Set()
             this.items[type] = new Map()
         }
         for (const record of records) {
             if (record.fields.draft && !options.drafts) {
-                drafts[record.type].add(record.name)
+                this.drafts[record.type].add(record.name)
                 continue
             }
-            const existing = candidates[record.type].get(record.name)
+            const existing = this.candidates[record.type].get(record.name)
             if (existing) {
                 this.problems.push({ file: record.file, message: `the name "${record.name}" is already used by ${existing.file}: rename one of them`, severity: 'error' })
                 continue
             }
-            candidates[record.type].set(record.name, record)
+            this.candidates[record.type].set(record.name, record)
         }
-        this.drafts = drafts
-        this.candidates = candidates
     }
 
+    /** Keeps the items whose references all name items that serve; reports the others. */
     private resolveType(type: ContentType) {
+        const references = contentTypeInfos[type].references
         for (const record of this.candidates[type].values()) {
-            const resolved: CatalogItem['resolved'] = {}
             let broken = false
-            for (const { field, target } of contentTypeInfos[type].references) {
+            for (const { field, target } of references) {
                 const value = record.fields.references[field]
-                if (value === null || value === undefined) {
-                    resolved[field] = null
-                    continue
-                }
-                const names = Array.isArray(value) ? value : [value]
-                const targets = names.map((name) => this.resolveReference(record, field, target, name))
-                if (targets.includes(undefined)) {
+                if (value === null || value === undefined) continue
+                for (const name of Array.isArray(value) ? value : [value]) {
+                    if (this.items[target].has(name)) continue
                     broken = true
-                    continue
+                    this.problems.push({
+                        file: record.file,
+                        ...record.locateReference(field),
+                        message: `${this.whyMissing(target, name)}; ${type} "${record.name}" is left out`,
+                        severity: 'error',
+                    })
                 }
-                resolved[field] = Array.isArray(value) ? (targets as CatalogItem[]) : targets[0]!
             }
-            if (broken) continue
-            this.items[type].set(record.name, { ...record, resolved, searchText: searchTextOf(record), usedBy: new Map() })
+            if (!broken) this.items[type].set(record.name, record)
         }
-    }
-
-    private resolveReference(record: ItemRecord, field: string, target: ContentType, name: string) {
-        const item = this.items[target].get(name)
-        if (item) return item
-        this.problems.push({
-            file: record.file,
-            ...record.locateReference(field),
-            message: `${this.whyMissing(target, name)}; ${contentTypeInfos[record.type].type} "${record.name}" is left out`,
-            severity: 'error',
-        })
-        return undefined
     }
 
     private whyMissing(target: ContentType, name: string) {
@@ -148,9 +175,26 @@ export class Catalog {
         return `${what} does not exist in ${contentTypeInfos[target].plural}/${hint}`
     }
 
+    /**
+     * The previous snapshot's order with what changed taken out and put back in its place: a
+     * change to one item costs a pass over the list, not a sort of it.
+     */
+    private listType(type: ContentType, previous: Catalog | undefined): CatalogItem[] {
+        const items = this.items[type]
+        if (!previous) return [...items.values()].filter((item) => !item.fields.unlisted).sort(newestFirst)
+        const kept = previous.listed[type].filter((item) => items.get(item.name) === item)
+        const keptSet = new Set(kept)
+        for (const item of items.values()) {
+            if (item.fields.unlisted || keptSet.has(item)) continue
+            kept.splice(insertionIndex(kept, item), 0, item)
+        }
+        return kept
+    }
+
     /** A leaderboard record may name replays: they must exist, or the leaderboard is left out. */
-    private leaderboardsWithReplays(record: ItemRecord) {
-        return record.leaderboards.filter((leaderboard) => {
+    private checkLeaderboards(item: CatalogItem) {
+        if (!item.leaderboards.length) return
+        const valid = item.leaderboards.filter((leaderboard) => {
             const missing = leaderboard.records.flatMap((entry, index) =>
                 entry.replays.filter((name) => !this.items.replay.has(name)).map((name) => ({ index, name })),
             )
@@ -164,6 +208,25 @@ export class Catalog {
             }
             return missing.length === 0
         })
+        if (valid.length !== item.leaderboards.length) this.leaderboards.set(item, valid)
+    }
+
+    /** Adds the resources and locales of items the previous snapshot did not have. */
+    private indexNewItems(previous: Catalog | undefined) {
+        const banner = this.settings.banner
+        if (banner && 'served' in banner) this.resources.set(banner.served.hash, banner.served)
+        addLocales(this.locales, this.settings.title)
+        addLocales(this.locales, this.settings.description)
+        for (const type of contentTypes) {
+            for (const item of this.items[type].values()) {
+                if (previous?.items[type].get(item.name) === item) continue
+                for (const resource of Object.values(item.resources)) {
+                    if ('served' in resource) this.resources.set(resource.served.hash, resource.served)
+                }
+                const { title, subtitle, artists, author, description, tags } = item.fields
+                for (const text of [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)]) addLocales(this.locales, text)
+            }
+        }
     }
 
     /** A hand-picked section skips names it cannot find; the owner hears about each one. */
@@ -182,59 +245,20 @@ export class Catalog {
             })
         }
     }
-
-    private indexUsage() {
-        // Sets while collecting: one engine may be used by every level, and an array scan per
-        // level would make this quadratic.
-        const users = new Map<CatalogItem, Map<ContentType, Set<CatalogItem>>>()
-        for (const type of contentTypes) {
-            for (const item of this.items[type].values()) {
-                for (const target of Object.values(item.resolved).flat()) {
-                    if (!target || target === item) continue
-                    let byType = users.get(target)
-                    if (!byType) users.set(target, (byType = new Map()))
-                    let ofType = byType.get(type)
-                    if (!ofType) byType.set(type, (ofType = new Set()))
-                    ofType.add(item)
-                }
-            }
-        }
-        for (const [target, byType] of users) {
-            for (const [type, items] of byType) target.usedBy.set(type, [...items].sort(newestFirst))
-        }
-    }
-
-    private indexResources() {
-        const banner = this.settings.banner
-        if (banner && 'served' in banner) this.resources.set(banner.served.hash, banner.served)
-        for (const type of contentTypes) {
-            for (const item of this.items[type].values()) {
-                for (const resource of Object.values(item.resources)) {
-                    if ('served' in resource) this.resources.set(resource.served.hash, resource.served)
-                }
-            }
-        }
-    }
-
-    private indexLocales() {
-        const add = (text: LocalizedText | undefined) => {
-            for (const locale of localesOf(text)) this.locales.add(locale)
-        }
-        add(this.settings.title)
-        add(this.settings.description)
-        for (const type of contentTypes) {
-            for (const item of this.items[type].values()) {
-                const { title, subtitle, artists, author, description, tags } = item.fields
-                for (const text of [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)]) add(text)
-            }
-        }
-    }
 }
 
-const resolutionOrder: ContentType[] = ['post', 'skin', 'background', 'effect', 'particle', 'engine', 'level', 'playlist', 'replay']
+const addLocales = (locales: Set<string>, text: LocalizedText | undefined) => {
+    for (const locale of localesOf(text)) locales.add(locale)
+}
 
-const searchTextOf = (record: ItemRecord) => {
-    const { title, subtitle, artists, author, description, tags, rating } = record.fields
-    const texts = [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)].flatMap(allVariants)
-    return [record.name, ...texts, record.type === 'level' ? String(rating) : ''].join('\n').toLowerCase()
+/** Where `item` goes in a list ordered by `newestFirst`, found by bisection. */
+const insertionIndex = (list: readonly CatalogItem[], item: CatalogItem) => {
+    let low = 0
+    let high = list.length
+    while (low < high) {
+        const middle = (low + high) >>> 1
+        if (newestFirst(list[middle]!, item) < 0) low = middle + 1
+        else high = middle
+    }
+    return low
 }

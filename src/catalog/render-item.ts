@@ -15,7 +15,7 @@ import type {
 import type { ContentType } from '../content/item-types.js'
 import type { Resource } from '../content/resources.js'
 import { localize, type LocalizedText } from '../content/text.js'
-import type { CatalogItem } from './catalog.js'
+import type { Catalog, CatalogItem } from './catalog.js'
 
 export type ItemOfType = {
     post: PostItem
@@ -40,6 +40,7 @@ export class ItemRenderer {
     private readonly rendered = new Map<CatalogItem, AnyItem>()
 
     constructor(
+        private readonly catalog: Catalog,
         private readonly locale: string,
         private readonly fallbackLocale: string,
         private readonly source: string,
@@ -80,9 +81,9 @@ export class ItemRenderer {
         }
         const subtitle = this.text(fields.subtitle)
         const srl = (role: string) => this.srl(resources[role])!
-        const one = <T extends ContentType>(field: string) => this.item(item.resolved[field] as CatalogItem & { type: T })
+        const one = <T extends ContentType>(field: string) => this.item(this.catalog.reference(item, field) as CatalogItem & { type: T })
         const use = <T extends ContentType>(field: string): UseItem<ItemOfType[T]> => {
-            const target = item.resolved[field] as (CatalogItem & { type: T }) | null
+            const target = this.catalog.reference(item, field) as (CatalogItem & { type: T }) | null
             return target ? { useDefault: false, item: this.item(target) } : { useDefault: true }
         }
         switch (item.type) {
@@ -93,7 +94,7 @@ export class ItemRenderer {
                     ...base,
                     version: 1,
                     subtitle,
-                    levels: (item.resolved.levels as (CatalogItem & { type: 'level' })[]).map((level) => this.item(level)),
+                    levels: this.catalog.references(item, 'levels').map((level) => this.item(level as CatalogItem & { type: 'level' })),
                     thumbnail: this.srl(resources.thumbnail),
                 }
             case 'level':

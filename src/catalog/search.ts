@@ -13,12 +13,29 @@ export type ItemQuery = {
     sort?: ItemSort
 }
 
+const searchTexts = new WeakMap<CatalogItem, string>()
+
+/**
+ * Lower-cased text of every searchable field in every language, made once per item: items are
+ * shared between snapshots, so an edit recomputes only the items it changed.
+ */
+export const searchTextOf = (item: CatalogItem): string => {
+    let text = searchTexts.get(item)
+    if (text === undefined) {
+        const { title, subtitle, artists, author, description, tags, rating } = item.fields
+        const texts = [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)].flatMap(allVariants)
+        text = [item.name, ...texts, item.type === 'level' ? String(rating) : ''].join('\n').toLowerCase()
+        searchTexts.set(item, text)
+    }
+    return text
+}
+
 /** The values of a field, lower-cased where they are text, for filters to compare against. */
 const fieldValues = (item: CatalogItem, field: string): unknown[] => {
     const { fields } = item
     switch (field) {
         case 'keywords':
-            return [item.searchText]
+            return [searchTextOf(item)]
         case 'title':
         case 'subtitle':
         case 'artists':
@@ -88,10 +105,11 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
  * every word matching a whole word, then partial matches. Items missing a word are dropped.
  */
 const relevance = (item: CatalogItem, phrase: string, terms: string[], titles: string[]) => {
-    if (!terms.every((term) => item.searchText.includes(term))) return -1
+    const searchText = searchTextOf(item)
+    if (!terms.every((term) => searchText.includes(term))) return -1
     if (titles.some((title) => title.includes(phrase))) return 0
-    if (item.searchText.includes(phrase)) return 1
-    const itemWords = new Set(words(item.searchText.replace(/[^\p{L}\p{N}\s]/gu, ' ')))
+    if (searchText.includes(phrase)) return 1
+    const itemWords = new Set(words(searchText.replace(/[^\p{L}\p{N}\s]/gu, ' ')))
     return terms.every((term) => itemWords.has(term)) ? 2 : 3
 }
 

@@ -54,7 +54,7 @@ const rendererFor = (catalog: Catalog, locale: string, source: string, repositor
     let renderer = renderers.get(key)
     if (!renderer) {
         if (renderers.size >= maxRenderersPerCatalog) renderers.delete(renderers.keys().next().value!)
-        renderer = new ItemRenderer(locale, catalog.settings.fallbackLocale, source, repositoryPath)
+        renderer = new ItemRenderer(catalog, locale, catalog.settings.fallbackLocale, source, repositoryPath)
         renderers.set(key, renderer)
     }
     return renderer

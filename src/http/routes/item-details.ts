@@ -17,7 +17,7 @@ export const itemDetailsRoutes = (router: Router) => {
             description: state.renderer.optionalText(item.fields.description),
             actions: [],
             hasCommunity: item.comments.length > 0,
-            leaderboards: item.leaderboards.map((leaderboard) => ({
+            leaderboards: state.catalog.leaderboardsOf(item).map((leaderboard) => ({
                 name: leaderboard.name,
                 title: state.renderer.text(leaderboard.title),
                 description: state.renderer.optionalText(leaderboard.description),
@@ -50,7 +50,7 @@ const detailSections = (state: RequestState, item: CatalogItem): ServerItemSecti
     if (sameAuthor.length) {
         sections.push(renderSection(state, item.type, sameAuthor, { title: '#SAME_AUTHOR', icon: 'user' }))
     }
-    for (const [type, users] of item.usedBy) {
+    for (const [type, users] of state.catalog.usersOf(item)) {
         const visible = listed(users)
         if (visible.length) sections.push(renderSection(state, type, visible, { title: usedByTitles[type], icon: contentTypeInfos[type].type }))
     }

@@ -42,7 +42,7 @@ export const leaderboardRoutes = (router: Router) => {
 const leaderboardParam = (ctx: ShelfContext) => {
     const item = itemParam(ctx)
     const name = String(ctx.params.leaderboardName)
-    return item.leaderboards.find((entry) => entry.name === name) ?? notFound(`leaderboard "${name}" not found on ${item.type} "${item.name}"`)
+    return ctx.state.shelf.catalog.leaderboardsOf(item).find((entry) => entry.name === name) ?? notFound(`leaderboard "${name}" not found on ${item.type} "${item.name}"`)
 }
 
 const renderRecord = (record: LeaderboardEntryRecord): ServerItemLeaderboardRecord => ({
