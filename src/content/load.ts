@@ -333,8 +333,9 @@ const referencePositions = (type: ContentType, file: string, parsed: ParsedFile)
 
 const positionLookup = (positions: Map<string, ProblemPosition>) => (field: string) => positions.get(field) ?? { field }
 
-/** Editor leftovers and hidden files are never content. */
-export const isIgnored = (name: string) => name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name)
+/** Editor leftovers (vim, Emacs, JetBrains' safe writes…) and hidden files are never content. */
+export const isIgnored = (name: string) =>
+    name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name) || /___jb_(tmp|old)___$/.test(name)
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 

@@ -1,5 +1,6 @@
 import { watch } from 'chokidar'
-import { relative, sep } from 'node:path'
+import { statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { isIgnored } from '../content/load.js'
 
 export type FolderWatcher = {
@@ -13,6 +14,15 @@ export type WatchOptions = {
     quietMs?: number
     /** …or this long after its first event, so a long burst still shows up step by step. */
     maxWaitMs?: number
+}
+
+/** How long after a batch its files are looked at again: past chokidar's 50 ms change throttle. */
+const recheckMs = 75
+
+/** Size and modification time: what a second save within chokidar's throttle would change. */
+const fingerprint = (root: string, path: string) => {
+    const info = statSync(join(root, path), { throwIfNoEntry: false })
+    return info ? `${info.size}:${info.mtimeMs}` : 'missing'
 }
 
 /**
@@ -34,10 +44,22 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         quietTimer = undefined
         const paths = [...pending]
         pending.clear()
-        running = running.then(() => onBatch(paths)).catch((error: unknown) => console.error('shelf: reload failed:', error))
+        const seen = new Map(paths.map((path) => [path, fingerprint(root, path)]))
+        running = running
+            .then(() => onBatch(paths))
+            .then(() => {
+                // chokidar drops a second change of a file within 50 ms of the first, which a
+                // formatter or script saving twice runs into: look once more after that window.
+                setTimeout(() => {
+                    for (const [path, before] of seen) if (fingerprint(root, path) !== before) note(join(root, path))
+                }, recheckMs).unref()
+            })
+            .catch((error: unknown) => console.error('shelf: reload failed:', error))
     }
 
+    let closed = false
     const note = (path: string) => {
+        if (closed) return
         const relativePath = relative(root, path).split(sep).join('/')
         if (relativePath === '' || relativePath.split('/').some(isIgnored)) return
         if (pending.size === 0) batchStarted = Date.now()
@@ -56,6 +78,7 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
     return {
         ready: new Promise((resolve) => watcher.once('ready', () => resolve())),
         close: async () => {
+            closed = true
             clearTimeout(quietTimer)
             await watcher.close()
             await running
