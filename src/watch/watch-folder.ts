@@ -25,6 +25,13 @@ const fingerprint = (root: string, path: string) => {
     return info ? `${info.size}:${info.mtimeMs}` : 'missing'
 }
 
+const describeWatchError = (error: NodeJS.ErrnoException) =>
+    error.code === 'ENOSPC'
+        ? "cannot watch every file: the system's limit of file watchers is reached (fs.inotify.max_user_watches; " +
+          'Shelf needs about one per file and folder). Changes to some files will show only after a restart. ' +
+          'Raise the limit (sudo sysctl fs.inotify.max_user_watches=1048576) or serve with --no-watch.'
+        : `watching the folder failed (${error.message}); changes may show only after a restart`
+
 /**
  * Watches a folder and hands over batches of changed paths (relative, `/`-separated). A burst,
  * such as `git checkout` of a branch or an editor's write-then-rename save, becomes one batch;
@@ -75,6 +82,14 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         ignored: (path) => relative(root, path).split(sep).some((segment) => segment.startsWith('.')),
     })
     watcher.on('all', (_event, path) => note(path))
+    // A watcher error must never take the server down: say once what it means and keep serving.
+    const reported = new Set<string>()
+    watcher.on('error', (error) => {
+        const code = (error as NodeJS.ErrnoException).code ?? 'unknown'
+        if (reported.has(code)) return
+        reported.add(code)
+        console.error(`shelf: ${describeWatchError(error as NodeJS.ErrnoException)}`)
+    })
     return {
         ready: new Promise((resolve) => watcher.once('ready', () => resolve())),
         close: async () => {
