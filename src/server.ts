@@ -30,6 +30,32 @@ export type RunningShelf = {
     close(): Promise<void>
 }
 
+/**
+ * Saving the hash cache writes every entry (a hundred thousand levels make tens of megabytes), so
+ * after reloads it waits for a quiet moment rather than running after every save of a file.
+ */
+const saveHashesAfterMs = 10_000
+
+const debounced = (task: () => Promise<void>, waitMs: number) => {
+    let timer: NodeJS.Timeout | undefined
+    const run = () => {
+        timer = undefined
+        return task().catch((error: unknown) => console.error(`shelf: cannot save the hash cache: ${(error as Error).message}`))
+    }
+    return {
+        schedule() {
+            clearTimeout(timer)
+            timer = setTimeout(run, waitMs).unref()
+        },
+        async flush() {
+            if (timer) {
+                clearTimeout(timer)
+                await run()
+            }
+        },
+    }
+}
+
 /** The content folder, absolute; a mistyped --content would otherwise look like an empty server. */
 const contentFolder = async (options: ShelfOptions) => {
     const content = resolve(options.content)
@@ -56,6 +82,7 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
     const { content, state, hashes } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
+    const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const watcher = options.watch
         ? watchFolder(content, async (paths) => {
@@ -64,7 +91,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
               // The swap is one assignment: a request holds the snapshot it started with to its end.
               catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
               events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
-              await hashes.save()
+              hashesSaver.schedule()
           })
         : undefined
     await watcher?.ready
@@ -82,6 +109,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         events,
         close: async () => {
             await watcher?.close()
+            await hashesSaver.flush()
             await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))
                 server.closeAllConnections()
