@@ -1,0 +1,733 @@
+/**
+ * `npm run bench`: Shelf's speed, memory and scale on generated pack trees.
+ *
+ *   npm run bench -- [--levels 1000,10000,100000] [--quick] [--duration S] [--warmup S]
+ *                    [--connections N] [--scenarios list,details,…] [--no-ceiling] [--cold]
+ *                    [--profile DIR] [--shelf-args=FLAGS] [--seed S] [--server dist/cli/main.js]
+ *                    [--trees bench/out] [--timeout S] [--json]
+ *
+ * For each size: the tree is reused or generated (bench/trees.ts), a `server.yaml` declaring
+ * an advanced search form is written into it (the pack format's info.json has no search
+ * forms), Shelf is started on it (a cold start first when it has no cache yet, or with
+ * `--cold`), and then, with the cache warm, every scenario is driven over loopback by
+ * autocannon at a fixed number of connections: first Shelf, then a bare node:http server
+ * (bench/ceiling-server.ts) answering the same URLs with the same bytes Shelf sent, the most
+ * any Node server can do here. Each scenario's URL is taken from the running server: the
+ * level's name from the list, the resource from that level's cover, the deep page is the last.
+ *
+ * Tables go to stdout (or JSON with --json), progress to stderr.
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import { availableParallelism, cpus, totalmem } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import type { CeilingAnswer } from './ceiling-server.js'
+import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
+import { formatCount, formatNumber, log, renderTable } from './output.js'
+import {
+    DEFAULT_SERVER,
+    failedMeasurement,
+    getJson,
+    measureStart,
+    pageCountOf,
+    readMemory,
+    renderStartTable,
+    request,
+    startMeasured,
+    stopServer,
+    toMiB,
+    type HttpAnswer,
+    type RunningServer,
+    type ServerOptions,
+    type StartMeasurement,
+} from './shelf-process.js'
+import { DEFAULT_TREES_DIR, ensureTree } from './trees.js'
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
+const CEILING_SERVER = join(BENCH_DIR, 'ceiling-server.ts')
+
+/** A word of generated titles (one of 40 nouns): about one level in twenty has it. */
+const QUICK_SEARCH_WORD = 'dream'
+/** The advanced form of SEARCH_SETTINGS: levels rated 20 or more (about half), hardest first. */
+const ADVANCED_SEARCH = 'type=advanced&minRating=20&sort=rating'
+
+const SCENARIO_IDS = [
+    'info',
+    'list',
+    'deep-list',
+    'quick-search',
+    'advanced-search',
+    'details',
+    'resource',
+    'revalidate',
+] as const
+type ScenarioId = (typeof SCENARIO_IDS)[number]
+
+const DEFAULT_SIZES = [1_000, 10_000, 100_000]
+const QUICK_SIZES = [1_000, 10_000]
+const DEFAULT_DURATION_S = 10
+const DEFAULT_WARMUP_S = 2
+const QUICK_DURATION_S = 2
+const QUICK_WARMUP_S = 0.5
+/** Request timeout; any request slower than this counts as an error. */
+const REQUEST_TIMEOUT_S = 10
+
+interface Options {
+    sizes: number[]
+    seed: number
+    durationS: number
+    warmupS: number
+    connections: number
+    scenarios: ScenarioId[]
+    ceiling: boolean
+    cold: boolean
+    profileDir: string | null
+    shelfArgs: string[]
+    server: string
+    treesDir: string
+    timeoutMs: number
+    json: boolean
+}
+
+interface Scenario {
+    id: ScenarioId
+    /** Path and query, as requested of both servers. */
+    path: string
+    headers: Record<string, string>
+    expectedStatus: number
+}
+
+interface Load {
+    requests: number
+    requestsPerSecond: number
+    p50Ms: number
+    p99Ms: number
+    /** Responses whose status was not the one expected, by status. */
+    unexpected: Record<string, number>
+    /** Connection errors and timeouts. */
+    errors: number
+    timeouts: number
+}
+
+interface ScenarioResult {
+    id: ScenarioId
+    path: string
+    expectedStatus: number
+    bodyBytes: number
+    shelf: Load | null
+    ceiling: Load | null
+    /** Shelf's requests per second over the ceiling's. */
+    ratio: number | null
+    ok: boolean
+    problem?: string
+}
+
+interface SizeResult {
+    levels: number
+    starts: StartMeasurement[]
+    scenarios: ScenarioResult[]
+    /** VmHWM of the warm server at the end: the peak of its start and of every scenario. */
+    peakRssMiB: number | null
+    rssAfterLoadMiB: number | null
+    error?: string
+}
+
+interface Target {
+    name: string
+    goal: string
+    measured: string
+    met: boolean | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// The advanced search form
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Written beside the tree's info.json, which it replaces as Shelf's settings (Shelf warns that
+ * info.json is ignored). The form follows docs/content-format.md.
+ */
+function searchSettings(levels: number, seed: number): string {
+    return `# Written by bench/run.ts (npm run bench) for its advanced-search scenario: a generated pack
+# tree has only info.json, and that has no search forms. Shelf reads this file instead.
+title: "Shelf benchmark: ${levels} levels (seed ${seed})"
+levels:
+  searches:
+    - type: advanced
+      title: "#ADVANCED"
+      icon: advanced
+      options:
+        - { query: keywords, type: text, name: "#KEYWORDS", placeholder: "#KEYWORDS_PLACEHOLDER", filter: keywords }
+        - { query: minRating, type: slider, name: "#RATING_MINIMUM", def: 0, min: 0, max: 50, step: 1, filter: rating, compare: min }
+        - query: sort
+          type: select
+          name: "#SORT"
+          def: newest
+          sort: true
+          values:
+            - { name: newest, title: "#NEWEST", by: time, order: desc }
+            - { name: rating, title: "#RATING", by: rating, order: desc }
+            - { name: title, title: "#TITLE", by: title, order: asc }
+`
+}
+
+async function ensureSearchSettings(dir: string, levels: number, seed: number): Promise<void> {
+    const path = join(dir, 'server.yaml')
+    const wanted = searchSettings(levels, seed)
+    const existing = await readFile(path, 'utf8').catch(() => null)
+    if (existing === wanted) return
+    await writeFile(path, wanted)
+    log(`wrote ${path} (the advanced search form)`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios, taken from the running server
+// ---------------------------------------------------------------------------------------------
+
+function field(value: unknown, ...path: (string | number)[]): unknown {
+    let current = value
+    for (const key of path) {
+        if (typeof current !== 'object' || current === null) return undefined
+        current = (current as Record<string | number, unknown>)[key]
+    }
+    return current
+}
+
+function requireString(value: unknown, what: string): string {
+    if (typeof value !== 'string' || value === '') throw new Error(`no ${what} in Shelf's answer`)
+    return value
+}
+
+async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
+    const base = `${shelfUrl}/service`
+    const locale = 'localization=en'
+    const listPath = `/service/levels/list?${locale}`
+
+    const list = await getJson(`${shelfUrl}${listPath}`)
+    const pageCount = pageCountOf(list)
+    if (pageCount === null || pageCount < 1) throw new Error(`the level list has no pages (pageCount ${pageCount})`)
+    const levelName = requireString(field(list, 'items', 0, 'name'), 'level name in the first list page')
+
+    const details = await getJson(`${base}/levels/${encodeURIComponent(levelName)}?${locale}`)
+    const coverUrl = new URL(requireString(field(details, 'item', 'cover', 'url'), 'cover URL'), shelfUrl)
+
+    const etag = requireString((await request(`${shelfUrl}${listPath}`)).headers.etag, 'ETag on the level list')
+
+    const quickPath = `/service/levels/list?${locale}&type=quick&keywords=${QUICK_SEARCH_WORD}`
+    const quickPages = pageCountOf(await getJson(`${shelfUrl}${quickPath}`))
+    if (!quickPages) throw new Error(`quick search "${QUICK_SEARCH_WORD}" found nothing`)
+    const advancedPath = `/service/levels/list?${locale}&${ADVANCED_SEARCH}`
+    const advancedPages = pageCountOf(await getJson(`${shelfUrl}${advancedPath}`))
+    if (!advancedPages) throw new Error(`advanced search "${ADVANCED_SEARCH}" found nothing`)
+
+    const get = (id: ScenarioId, path: string): Scenario => ({ id, path, headers: {}, expectedStatus: 200 })
+    return [
+        get('info', `/service/info?${locale}`),
+        get('list', listPath),
+        get('deep-list', `${listPath}&page=${pageCount - 1}`),
+        get('quick-search', quickPath),
+        get('advanced-search', advancedPath),
+        get('details', `/service/levels/${encodeURIComponent(levelName)}?${locale}`),
+        get('resource', `${coverUrl.pathname}${coverUrl.search}`),
+        { id: 'revalidate', path: listPath, headers: { 'if-none-match': etag }, expectedStatus: 304 },
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ceiling
+// ---------------------------------------------------------------------------------------------
+
+/** Headers about the connection are the server's own business; the rest are copied. */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
+function ceilingAnswer(scenario: Scenario, answer: HttpAnswer): CeilingAnswer {
+    const headers: OutgoingHttpHeaders = {}
+    for (const [name, value] of Object.entries(answer.headers as IncomingHttpHeaders)) {
+        if (value !== undefined && !CONNECTION_HEADERS.has(name)) headers[name] = value
+    }
+    return {
+        url: scenario.path,
+        ifNoneMatch: scenario.headers['if-none-match'] ?? '',
+        status: answer.status,
+        headers,
+        bodyBase64: answer.body.toString('base64'),
+    }
+}
+
+interface Ceiling {
+    child: ChildProcess
+    url: string
+}
+
+function startCeiling(answers: CeilingAnswer[]): Promise<Ceiling> {
+    const child = fork(CEILING_SERVER, [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    return new Promise((resolvePromise, reject) => {
+        child.once('error', reject)
+        child.once('exit', (code, signal) => reject(new Error(`the ceiling server exited (${signal ?? code})`)))
+        child.once('message', (message) => {
+            child.removeAllListeners('exit')
+            const port = field(message, 'port')
+            if (typeof port !== 'number') {
+                child.kill('SIGKILL')
+                reject(new Error('the ceiling server did not say its port'))
+                return
+            }
+            resolvePromise({ child, url: `http://127.0.0.1:${port}` })
+        })
+        child.send(answers)
+    })
+}
+
+async function stopCeiling(ceiling: Ceiling): Promise<void> {
+    if (ceiling.child.exitCode !== null || ceiling.child.signalCode !== null) return
+    const exited = new Promise<void>((resolvePromise) => ceiling.child.once('exit', () => resolvePromise()))
+    ceiling.child.disconnect()
+    const timer = setTimeout(() => ceiling.child.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(timer)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+// ---------------------------------------------------------------------------------------------
+
+/** Latencies in milliseconds, unrounded (autocannon's own histogram keeps whole milliseconds). */
+class Samples {
+    private values = new Float64Array(1 << 16)
+    length = 0
+
+    push(value: number): void {
+        if (this.length === this.values.length) {
+            const grown = new Float64Array(this.values.length * 2)
+            grown.set(this.values)
+            this.values = grown
+        }
+        this.values[this.length++] = value
+    }
+
+    percentiles(...fractions: number[]): number[] {
+        const sorted = this.values.slice(0, this.length).sort()
+        return fractions.map((fraction) =>
+            sorted.length === 0
+                ? Number.NaN
+                : (sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN),
+        )
+    }
+}
+
+function runAutocannon(options: autocannon.Options, samples?: Samples): Promise<autocannon.Result> {
+    return new Promise((resolvePromise, reject) => {
+        const instance = autocannon(options, (error: unknown, result: autocannon.Result) =>
+            error ? reject(error instanceof Error ? error : new Error(String(error))) : resolvePromise(result),
+        )
+        if (samples) instance.on('response', (_client, _status, _bytes, ms) => samples.push(ms))
+    })
+}
+
+async function drive(baseUrl: string, scenario: Scenario, options: Options): Promise<Load> {
+    const common: autocannon.Options = {
+        url: `${baseUrl}${scenario.path}`,
+        headers: scenario.headers,
+        connections: options.connections,
+        timeout: REQUEST_TIMEOUT_S,
+    }
+    // Unmeasured: lets the JIT settle and the connections open.
+    if (options.warmupS > 0) await runAutocannon({ ...common, duration: options.warmupS })
+    const samples = new Samples()
+    const result = await runAutocannon({ ...common, duration: options.durationS }, samples)
+
+    const unexpected: Record<string, number> = {}
+    for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+        if (Number(status) !== scenario.expectedStatus && stats.count) unexpected[status] = stats.count
+    }
+    const [p50Ms = Number.NaN, p99Ms = Number.NaN] = samples.percentiles(0.5, 0.99)
+    return {
+        requests: samples.length,
+        requestsPerSecond: result.duration > 0 ? samples.length / result.duration : Number.NaN,
+        p50Ms,
+        p99Ms,
+        unexpected,
+        errors: result.errors,
+        timeouts: result.timeouts,
+    }
+}
+
+function loadProblem(load: Load | null): string | null {
+    if (load === null) return null
+    const parts = Object.entries(load.unexpected).map(([status, count]) => `${count} × HTTP ${status}`)
+    if (load.errors > 0) parts.push(`${load.errors} errors (${load.timeouts} timeouts)`)
+    if (load.requests === 0) parts.push('no responses')
+    return parts.length === 0 ? null : parts.join(', ')
+}
+
+// ---------------------------------------------------------------------------------------------
+// One size
+// ---------------------------------------------------------------------------------------------
+
+async function benchScenarios(
+    options: Options,
+    shelf: RunningServer,
+    scenarios: Scenario[],
+): Promise<ScenarioResult[]> {
+    // Each URL asked once, to check it and to give the ceiling the very bytes Shelf sends.
+    const answers = new Map<ScenarioId, HttpAnswer>()
+    for (const scenario of scenarios) {
+        answers.set(scenario.id, await request(`${shelf.url}${scenario.path}`, scenario.headers))
+    }
+    const ceiling = options.ceiling
+        ? await startCeiling(scenarios.map((scenario) => ceilingAnswer(scenario, answers.get(scenario.id)!)))
+        : null
+    const results: ScenarioResult[] = []
+    try {
+        for (const scenario of scenarios) {
+            const answer = answers.get(scenario.id)!
+            const result: ScenarioResult = {
+                id: scenario.id,
+                path: scenario.path,
+                expectedStatus: scenario.expectedStatus,
+                bodyBytes: answer.body.length,
+                shelf: null,
+                ceiling: null,
+                ratio: null,
+                ok: false,
+            }
+            results.push(result)
+            if (answer.status !== scenario.expectedStatus) {
+                result.problem = `HTTP ${answer.status} from Shelf, expected ${scenario.expectedStatus}: ${answer.body.toString('utf8').slice(0, 200)}`
+                log(`${scenario.id}: ${result.problem}`)
+                continue
+            }
+            log(`  ${scenario.id}: Shelf …`)
+            result.shelf = await drive(shelf.url, scenario, options)
+            if (ceiling) {
+                log(`  ${scenario.id}: ceiling …`)
+                result.ceiling = await drive(ceiling.url, scenario, options)
+                result.ratio = result.shelf.requestsPerSecond / result.ceiling.requestsPerSecond
+            }
+            const problems = [loadProblem(result.shelf), loadProblem(result.ceiling) && `ceiling: ${loadProblem(result.ceiling)}`]
+                .filter((problem): problem is string => problem !== null)
+            if (problems.length > 0) result.problem = problems.join('; ')
+            result.ok = problems.length === 0
+        }
+    } finally {
+        if (ceiling) await stopCeiling(ceiling)
+    }
+    return results
+}
+
+async function benchSize(options: Options, levels: number): Promise<SizeResult> {
+    const result: SizeResult = { levels, starts: [], scenarios: [], peakRssMiB: null, rssAfterLoadMiB: null }
+    const dir = await ensureTree(options.treesDir, levels, options.seed)
+    await ensureSearchSettings(dir, levels, options.seed)
+
+    const serverOptions: ServerOptions = {
+        server: options.server,
+        timeoutMs: options.timeoutMs,
+        serveArgs: options.shelfArgs,
+    }
+    // A warm start is what a server restarted on its folder does; a first start is measured too
+    // when it is needed anyway (no cache yet) or asked for.
+    if (options.cold || !existsSync(join(dir, '.shelf', 'hashes.json'))) {
+        log(`starting Shelf on ${levels} levels (cold cache) …`)
+        const cold = await measureStart(serverOptions, dir, levels, 'cold').catch((error: unknown) =>
+            failedMeasurement(levels, 'cold', error),
+        )
+        result.starts.push(cold)
+    }
+
+    log(`starting Shelf on ${levels} levels (warm cache) …`)
+    const profiled: ServerOptions = options.profileDir
+        ? { ...serverOptions, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', options.profileDir] }
+        : serverOptions
+    let started: Awaited<ReturnType<typeof startMeasured>>
+    try {
+        started = await startMeasured(profiled, dir, levels, 'warm')
+    } catch (error) {
+        result.starts.push(failedMeasurement(levels, 'warm', error))
+        result.error = 'Shelf did not start'
+        return result
+    }
+    result.starts.push(started.measurement)
+    const { server } = started
+    try {
+        const all = await discoverScenarios(server.url)
+        const scenarios = all.filter((scenario) => options.scenarios.includes(scenario.id))
+        result.scenarios = await benchScenarios(options, server, scenarios)
+        const memory = await readMemory(server.child.pid)
+        result.peakRssMiB = toMiB(memory?.peakBytes)
+        result.rssAfterLoadMiB = toMiB(memory?.rssBytes)
+    } catch (error) {
+        result.error = error instanceof Error ? error.message : String(error)
+    } finally {
+        await stopServer(server.child)
+    }
+    return result
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets (docs/performance.md)
+// ---------------------------------------------------------------------------------------------
+
+const MIN_RATIO = 0.6
+const MAX_QUICK_SEARCH_P99_MS = 20
+const MAX_START_100K_S = 10
+const MAX_PEAK_100K_MIB = 1024
+const MAX_PEAK_10K_MIB = 200
+
+function checkTargets(sizes: SizeResult[], options: Options): Target[] {
+    const targets: Target[] = []
+    const at = (levels: number) => sizes.find((size) => size.levels === levels)
+    const limit = (value: number | null | undefined, max: number) =>
+        value === null || value === undefined || Number.isNaN(value) ? null : value <= max
+
+    for (const size of sizes) {
+        for (const id of ['list', 'details'] as const) {
+            const ratio = size.scenarios.find((scenario) => scenario.id === id)?.ratio
+            if (ratio === null || ratio === undefined) continue
+            targets.push({
+                name: `${id} throughput, ${formatCount(size.levels)} levels`,
+                goal: `≥ ${MIN_RATIO * 100}% of ceiling`,
+                measured: `${(ratio * 100).toFixed(0)}%`,
+                met: ratio >= MIN_RATIO,
+            })
+        }
+    }
+    const largest = at(100_000)
+    const quick = largest?.scenarios.find((scenario) => scenario.id === 'quick-search')?.shelf
+    if (quick && options.connections === 10) {
+        targets.push({
+            name: 'quick search p99, 100,000 levels, 10 connections',
+            goal: `≤ ${MAX_QUICK_SEARCH_P99_MS} ms`,
+            measured: `${formatNumber(quick.p99Ms, 1)} ms`,
+            met: limit(quick.p99Ms, MAX_QUICK_SEARCH_P99_MS),
+        })
+    }
+    const warm = largest?.starts.find((start) => start.cache === 'warm')
+    if (warm) {
+        targets.push({
+            name: 'start-up (warm), 100,000 levels',
+            goal: `≤ ${MAX_START_100K_S} s`,
+            measured: `${formatNumber(warm.startupSeconds, 1)} s`,
+            met: limit(warm.startupSeconds, MAX_START_100K_S),
+        })
+    }
+    if (largest) {
+        targets.push({
+            name: 'peak memory, 100,000 levels',
+            goal: `≤ ${MAX_PEAK_100K_MIB} MiB`,
+            measured: `${formatNumber(largest.peakRssMiB, 0)} MiB`,
+            met: limit(largest.peakRssMiB, MAX_PEAK_100K_MIB),
+        })
+    }
+    const medium = at(10_000)
+    if (medium) {
+        targets.push({
+            name: 'peak memory, 10,000 levels',
+            goal: `≤ ${MAX_PEAK_10K_MIB} MiB`,
+            measured: `${formatNumber(medium.peakRssMiB, 0)} MiB`,
+            met: limit(medium.peakRssMiB, MAX_PEAK_10K_MIB),
+        })
+    }
+    return targets
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------
+
+function machine() {
+    return {
+        cpus: availableParallelism(),
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+    }
+}
+
+function renderSize(size: SizeResult, options: Options): string {
+    const lines = [
+        `${formatCount(size.levels)} levels: ${options.connections} connections, ${options.durationS} s per scenario after ${options.warmupS} s of warm-up`,
+        '',
+    ]
+    const header = ['scenario', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'ratio', 'check']
+    const rows = size.scenarios.map((scenario) => [
+        scenario.id,
+        formatCount(scenario.bodyBytes),
+        formatCount(scenario.shelf?.requestsPerSecond),
+        formatNumber(scenario.shelf?.p50Ms, 2),
+        formatNumber(scenario.shelf?.p99Ms, 2),
+        formatCount(scenario.ceiling?.requestsPerSecond),
+        formatNumber(scenario.ceiling?.p99Ms, 2),
+        scenario.ratio === null ? 'n/a' : `${(scenario.ratio * 100).toFixed(0)}%`,
+        scenario.ok ? 'ok' : 'FAIL',
+    ])
+    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 8]), '')
+    for (const scenario of size.scenarios) {
+        const status = scenario.expectedStatus === 200 ? '' : ` (If-None-Match, expects ${scenario.expectedStatus})`
+        lines.push(`  ${scenario.id.padEnd(15)} GET ${scenario.path}${status}`)
+        if (scenario.problem) lines.push(`  ${''.padEnd(15)} FAIL: ${scenario.problem}`)
+    }
+    lines.push('', renderStartTable(size.starts))
+    lines.push(
+        `after load: peak RSS ${formatNumber(size.peakRssMiB, 1)} MiB, RSS ${formatNumber(size.rssAfterLoadMiB, 1)} MiB`,
+    )
+    if (size.error) lines.push(`FAIL: ${size.error}`)
+    return lines.join('\n')
+}
+
+function renderTargets(targets: Target[]): string {
+    if (targets.length === 0) return ''
+    const rows = targets.map((target) => [
+        target.name,
+        target.goal,
+        target.measured,
+        target.met === null ? 'n/a' : target.met ? 'met' : 'MISSED',
+    ])
+    return renderTable(['target', 'goal', 'measured', ''], rows, [0, 1, 3])
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+// ---------------------------------------------------------------------------------------------
+
+const USAGE = `usage: npm run bench -- [options]   (or: node --import tsx bench/run.ts [options])
+
+  --levels 1000,10000,100000  tree sizes (default: all three)
+  --quick                     1,000 and 10,000 levels, ${QUICK_DURATION_S} s per scenario after ${QUICK_WARMUP_S} s warm-up
+  --duration S                measured seconds per scenario and server (default ${DEFAULT_DURATION_S})
+  --warmup S                  unmeasured seconds before each (default ${DEFAULT_WARMUP_S})
+  --connections N             concurrent connections (default 10)
+  --scenarios a,b             a subset of: ${SCENARIO_IDS.join(', ')}
+  --no-ceiling                drive Shelf only
+  --cold                      also measure a first start (cache removed), even when a cache exists
+  --profile DIR               run the loaded Shelf under node --cpu-prof, writing the profile to DIR
+  --shelf-args "FLAGS"        more flags for \`shelf serve\`, e.g. --shelf-args=--no-watch
+  --seed S                    tree seed (default ${DEFAULT_SEED})
+  --server FILE               Shelf's CLI (default dist/cli/main.js)
+  --trees DIR                 where trees are cached (default bench/out)
+  --timeout S                 longest start-up waited for (default 600)
+  --json                      print JSON instead of tables`
+
+function parseSeconds(option: string, text: string): number {
+    const value = Number(text)
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${option} wants seconds, got ${JSON.stringify(text)}`)
+    return value
+}
+
+function parseScenarios(text: string): ScenarioId[] {
+    const ids = text.split(',').map((part) => part.trim())
+    for (const id of ids) {
+        if (!(SCENARIO_IDS as readonly string[]).includes(id)) {
+            throw new Error(`--scenarios: unknown ${JSON.stringify(id)}; known: ${SCENARIO_IDS.join(', ')}`)
+        }
+    }
+    return ids as ScenarioId[]
+}
+
+function parseOptions(argv: string[]): Options {
+    const { values } = parseArgs({
+        args: argv,
+        options: {
+            levels: { type: 'string' },
+            quick: { type: 'boolean', default: false },
+            duration: { type: 'string' },
+            warmup: { type: 'string' },
+            connections: { type: 'string', default: '10' },
+            scenarios: { type: 'string', default: SCENARIO_IDS.join(',') },
+            'no-ceiling': { type: 'boolean', default: false },
+            cold: { type: 'boolean', default: false },
+            profile: { type: 'string' },
+            'shelf-args': { type: 'string', default: '' },
+            seed: { type: 'string' },
+            server: { type: 'string', default: DEFAULT_SERVER },
+            trees: { type: 'string', default: DEFAULT_TREES_DIR },
+            timeout: { type: 'string', default: '600' },
+            json: { type: 'boolean', default: false },
+            help: { type: 'boolean', short: 'h', default: false },
+        },
+    })
+    if (values.help) {
+        console.log(USAGE)
+        process.exit(0)
+    }
+    const connections = parseCount('--connections', values.connections)
+    if (connections < 1) throw new Error('--connections wants at least 1')
+    return {
+        sizes:
+            values.levels === undefined
+                ? values.quick
+                    ? QUICK_SIZES
+                    : DEFAULT_SIZES
+                : values.levels.split(',').map((part) => parseCount('--levels', part.trim())),
+        seed: values.seed === undefined ? DEFAULT_SEED : parseCount('--seed', values.seed),
+        durationS:
+            values.duration === undefined
+                ? values.quick
+                    ? QUICK_DURATION_S
+                    : DEFAULT_DURATION_S
+                : parseSeconds('--duration', values.duration),
+        warmupS:
+            values.warmup === undefined
+                ? values.quick
+                    ? QUICK_WARMUP_S
+                    : DEFAULT_WARMUP_S
+                : parseSeconds('--warmup', values.warmup),
+        connections,
+        scenarios: parseScenarios(values.scenarios),
+        ceiling: !values['no-ceiling'],
+        cold: values.cold,
+        profileDir: values.profile === undefined ? null : resolve(values.profile),
+        shelfArgs: values['shelf-args'].split(/\s+/).filter(Boolean),
+        server: resolve(values.server),
+        treesDir: resolve(values.trees),
+        timeoutMs: parseCount('--timeout', values.timeout) * 1000,
+        json: values.json,
+    }
+}
+
+async function main(): Promise<void> {
+    const options = parseOptions(process.argv.slice(2))
+    if (!existsSync(options.server)) {
+        throw new Error(`${options.server} does not exist: run \`npm run build\` or pass --server`)
+    }
+    if (options.durationS <= 0) throw new Error('--duration wants more than 0 seconds')
+    const started = performance.now()
+    const sizes: SizeResult[] = []
+    for (const levels of options.sizes) {
+        const size = await benchSize(options, levels)
+        sizes.push(size)
+        if (!options.json) {
+            console.log(`${renderSize(size, options)}\n`)
+        }
+    }
+    const targets = checkTargets(sizes, options)
+    const seconds = (performance.now() - started) / 1000
+    if (options.json) {
+        const { server: _server, treesDir: _trees, ...shown } = options
+        console.log(JSON.stringify({ machine: machine(), options: shown, seconds, sizes, targets }, null, 4))
+    } else {
+        const host = machine()
+        const targetTable = renderTargets(targets)
+        if (targetTable) console.log(`${targetTable}\n`)
+        console.log(
+            `${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ${host.platform}; ${seconds.toFixed(0)} s in all`,
+        )
+    }
+    if (options.profileDir) log(`CPU profiles in ${options.profileDir} (summarise with bench/profile-summary.ts)`)
+    const failed = sizes.some((size) => size.error !== undefined || size.starts.some((start) => start.error) || size.scenarios.some((scenario) => !scenario.ok))
+    if (failed) process.exitCode = 1
+}
+
+main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error)
+    process.exitCode = 1
+})

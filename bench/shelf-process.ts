@@ -1,0 +1,283 @@
+/**
+ * Shelf as the benchmarks see it: a child process started on a content folder, timed until it
+ * prints where it listens, asked over plain node:http, and measured through /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { get, type IncomingHttpHeaders } from 'node:http'
+import { dirname, join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { removeTree } from './generate-pack-tree.js'
+import { formatNumber, renderTable } from './output.js'
+
+export const DEFAULT_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js')
+// The Sonolus protocol pages item lists by 20.
+export const LEVELS_PER_PAGE = 20
+const LISTENING_LINE = /listening on (https?:\/\/\S+)/
+const STOP_GRACE_MS = 5_000
+const MIB = 1024 * 1024
+
+export type CacheState = 'cold' | 'warm'
+
+export interface ServerOptions {
+    /** Shelf's CLI entry point, `dist/cli/main.js`. */
+    server: string
+    timeoutMs: number
+    /** Flags for node itself, before the script (`--cpu-prof`, say). */
+    nodeArgs?: string[]
+    /** More flags for `shelf serve` (`--no-watch`, say). */
+    serveArgs?: string[]
+}
+
+export interface RunningServer {
+    child: ChildProcess
+    url: string
+    startupSeconds: number
+    output: () => string
+}
+
+export interface Memory {
+    peakBytes: number
+    rssBytes: number
+}
+
+export interface StartMeasurement {
+    levels: number
+    cache: CacheState
+    startupSeconds: number
+    peakRssMiB: number | null
+    rssAfterListMiB: number | null
+    firstListMs: number
+    pageCount: number | null
+    error?: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server process
+// ---------------------------------------------------------------------------------------------
+
+/** Keeps the end of a stream, enough to explain a failed start without holding all logs. */
+function keepTail(limit: number) {
+    let text = ''
+    return {
+        push(chunk: string) {
+            text = (text + chunk).slice(-limit)
+        },
+        get: () => text,
+    }
+}
+
+export function startServer(options: ServerOptions, contentDir: string): Promise<RunningServer> {
+    const started = performance.now()
+    // The server is node itself, not a shell, so the pid measured is the one doing the work.
+    const child = spawn(
+        process.execPath,
+        [
+            ...(options.nodeArgs ?? []),
+            options.server,
+            'serve',
+            '--content',
+            contentDir,
+            '--port',
+            '0',
+            '--host',
+            '127.0.0.1',
+            ...(options.serveArgs ?? []),
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    const tail = keepTail(4000)
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => tail.push(chunk))
+    // Stdout is read to the end, whatever it says, so a chatty server never blocks on a full pipe.
+    const lines = createInterface({ input: child.stdout! })
+
+    return new Promise((resolvePromise, reject) => {
+        const fail = (message: string) => {
+            clearTimeout(timer)
+            child.kill('SIGKILL')
+            const output = tail.get().trimEnd()
+            reject(new Error(output === '' ? message : `${message}\n${output}`))
+        }
+        const timer = setTimeout(
+            () => fail(`no listening line within ${options.timeoutMs / 1000} s`),
+            options.timeoutMs,
+        )
+        child.once('error', (error) => fail(`could not start: ${error.message}`))
+        child.once('exit', (code, signal) => fail(`exited before listening (${signal ?? code})`))
+        lines.on('line', (line) => {
+            tail.push(`${line}\n`)
+            const match = LISTENING_LINE.exec(line)
+            if (!match?.[1]) return
+            const startupSeconds = (performance.now() - started) / 1000
+            clearTimeout(timer)
+            child.removeAllListeners('exit')
+            resolvePromise({
+                child,
+                url: match[1].replace(/\/+$/, ''),
+                startupSeconds,
+                output: tail.get,
+            })
+        })
+    })
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>((resolvePromise) => child.once('exit', () => resolvePromise()))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    await exited
+    clearTimeout(timer)
+}
+
+/** VmHWM is the kernel's own high-water mark of RSS, so no start-up peak is missed between polls. */
+export async function readMemory(pid: number | undefined): Promise<Memory | null> {
+    if (pid === undefined) return null
+    let status: string
+    try {
+        status = await readFile(`/proc/${pid}/status`, 'utf8')
+    } catch {
+        return null // not Linux, or already gone
+    }
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
+    const peakBytes = kib('VmHWM') * 1024
+    const rssBytes = kib('VmRSS') * 1024
+    return Number.isFinite(peakBytes) && Number.isFinite(rssBytes) ? { peakBytes, rssBytes } : null
+}
+
+export function toMiB(bytes: number | undefined): number | null {
+    return bytes === undefined ? null : bytes / MIB
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+export interface HttpAnswer {
+    status: number
+    headers: IncomingHttpHeaders
+    body: Buffer
+}
+
+/** node:http without an agent: the connection closes with the response, nothing lingers. */
+export function request(url: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+    return new Promise((resolvePromise, reject) => {
+        const outgoing = get(url, { agent: false, headers }, (response) => {
+            const chunks: Buffer[] = []
+            response.on('data', (chunk: Buffer) => chunks.push(chunk))
+            response.on('error', reject)
+            response.on('end', () =>
+                resolvePromise({
+                    status: response.statusCode ?? 0,
+                    headers: response.headers,
+                    body: Buffer.concat(chunks),
+                }),
+            )
+        })
+        outgoing.on('error', reject)
+    })
+}
+
+export async function getJson(url: string): Promise<unknown> {
+    const answer = await request(url)
+    const body = answer.body.toString('utf8')
+    if (answer.status !== 200) throw new Error(`GET ${url}: HTTP ${answer.status}: ${body.slice(0, 300)}`)
+    try {
+        return JSON.parse(body)
+    } catch {
+        throw new Error(`GET ${url}: not JSON: ${body.slice(0, 300)}`)
+    }
+}
+
+export function pageCountOf(list: unknown): number | null {
+    if (typeof list !== 'object' || list === null || !('pageCount' in list)) return null
+    return typeof list.pageCount === 'number' ? list.pageCount : null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring a start
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Starts Shelf on a folder of `levels` levels and measures the start: time to the listening
+ * line, the first list request, and memory right after it. The server is left running.
+ */
+export async function startMeasured(
+    options: ServerOptions,
+    contentDir: string,
+    levels: number,
+    cache: CacheState,
+): Promise<{ server: RunningServer; measurement: StartMeasurement }> {
+    // Shelf keeps its cache in the content folder; removing it makes this a first start.
+    if (cache === 'cold') await removeTree(join(contentDir, '.shelf'))
+    const server = await startServer(options, contentDir)
+    try {
+        const listStarted = performance.now()
+        const list = await getJson(`${server.url}/service/levels/list?localization=en`)
+        const firstListMs = performance.now() - listStarted
+        const memory = await readMemory(server.child.pid)
+
+        const pageCount = pageCountOf(list)
+        const expected = Math.ceil(levels / LEVELS_PER_PAGE)
+        const measurement: StartMeasurement = {
+            levels,
+            cache,
+            startupSeconds: server.startupSeconds,
+            peakRssMiB: toMiB(memory?.peakBytes),
+            rssAfterListMiB: toMiB(memory?.rssBytes),
+            firstListMs,
+            pageCount,
+        }
+        if (pageCount !== expected) {
+            measurement.error = `pageCount ${pageCount} in /service/levels/list, expected ${expected}`
+        }
+        return { server, measurement }
+    } catch (error) {
+        await stopServer(server.child)
+        throw error
+    }
+}
+
+/** A start measured, then stopped. */
+export async function measureStart(
+    options: ServerOptions,
+    contentDir: string,
+    levels: number,
+    cache: CacheState,
+): Promise<StartMeasurement> {
+    const { server, measurement } = await startMeasured(options, contentDir, levels, cache)
+    await stopServer(server.child)
+    return measurement
+}
+
+export function failedMeasurement(levels: number, cache: CacheState, error: unknown): StartMeasurement {
+    return {
+        levels,
+        cache,
+        startupSeconds: Number.NaN,
+        peakRssMiB: null,
+        rssAfterListMiB: null,
+        firstListMs: Number.NaN,
+        pageCount: null,
+        error: error instanceof Error ? error.message : String(error),
+    }
+}
+
+/** The start-up table both benchmarks print. */
+export function renderStartTable(rows: StartMeasurement[]): string {
+    const header = ['levels', 'cache', 'start-up s', 'peak RSS MiB', 'RSS after list MiB', 'first list ms', 'check']
+    const body = rows.map((row) => [
+        String(row.levels),
+        row.cache,
+        formatNumber(row.startupSeconds, 2),
+        formatNumber(row.peakRssMiB, 1),
+        formatNumber(row.rssAfterListMiB, 1),
+        formatNumber(row.firstListMs, 0),
+        row.error === undefined ? 'ok' : 'FAIL',
+    ])
+    const failures = rows
+        .filter((row) => row.error !== undefined)
+        .map((row) => `\n${row.levels} levels, ${row.cache}: ${row.error}`)
+    return renderTable(header, body, [1, 6]) + failures.join('')
+}

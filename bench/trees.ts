@@ -1,0 +1,65 @@
+/**
+ * Generated pack trees, cached in bench/out/ (gitignored) and reused while their size, seed and
+ * generator version match.
+ */
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { TREE_FORMAT_VERSION, generatePackTree, removeTree } from './generate-pack-tree.js'
+import { log } from './output.js'
+
+export const DEFAULT_TREES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'out')
+
+interface TreeManifest {
+    formatVersion: number
+    levels: number
+    seed: number
+    files: number
+    bytes: number
+    generatedSeconds: number
+}
+
+/**
+ * The manifest sits next to the tree, not in it, so the tree stays an unmodified pack tree; it
+ * is written last, so a tree whose generation was interrupted is never reused.
+ */
+async function readManifest(path: string): Promise<TreeManifest | null> {
+    try {
+        return JSON.parse(await readFile(path, 'utf8')) as TreeManifest
+    } catch {
+        return null
+    }
+}
+
+/** The folder of the tree of `levels` levels and `seed`, generated first if need be. */
+export async function ensureTree(treesDir: string, levels: number, seed: number): Promise<string> {
+    const dir = join(treesDir, `tree-${levels}-seed-${seed}`)
+    const manifestPath = `${dir}.json`
+    const manifest = await readManifest(manifestPath)
+    if (
+        manifest?.formatVersion === TREE_FORMAT_VERSION &&
+        manifest.levels === levels &&
+        manifest.seed === seed &&
+        existsSync(dir)
+    ) {
+        log(`reusing ${dir} (${manifest.files} files)`)
+        return dir
+    }
+
+    await removeTree(manifestPath)
+    await removeTree(dir)
+    log(`generating ${dir} …`)
+    const tree = await generatePackTree(dir, { levels, seed })
+    const written: TreeManifest = {
+        formatVersion: TREE_FORMAT_VERSION,
+        levels,
+        seed,
+        files: tree.files,
+        bytes: tree.bytes,
+        generatedSeconds: tree.seconds,
+    }
+    await writeFile(manifestPath, `${JSON.stringify(written, null, 4)}\n`)
+    log(`generated ${tree.files} files in ${tree.seconds.toFixed(1)} s`)
+    return dir
+}
