@@ -57,6 +57,7 @@ export class Catalog {
     private readonly sortedLists = new Map<string, readonly CatalogItem[]>()
     private readonly users = new Map<CatalogItem, Map<ContentType, CatalogItem[]>>()
     private readonly leaderboards = new Map<CatalogItem, LeaderboardRecord[]>()
+    private readonly authors = new Map<ContentType, Map<string, CatalogItem[]>>()
 
     constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
         this.settings = content.settings
@@ -104,6 +105,24 @@ export class Catalog {
             this.users.set(item, users)
         }
         return users
+    }
+
+    /** Listed items of the item's type by the same author (none for an item without one), newest first. */
+    byAuthor(item: CatalogItem): readonly CatalogItem[] {
+        let index = this.authors.get(item.type)
+        if (!index) {
+            index = new Map()
+            for (const other of this.listed[item.type]) {
+                const key = authorKey(other)
+                if (key === undefined) continue
+                const items = index.get(key)
+                if (items) items.push(other)
+                else index.set(key, [other])
+            }
+            this.authors.set(item.type, index)
+        }
+        const key = authorKey(item)
+        return key === undefined ? [] : (index.get(key) ?? [])
     }
 
     /** An item's leaderboards whose replays all exist in this snapshot. */
@@ -246,6 +265,9 @@ export class Catalog {
         }
     }
 }
+
+/** Authors compare as written, every language included; an empty author is nobody. */
+const authorKey = (item: CatalogItem) => (item.fields.author === '' ? undefined : JSON.stringify(item.fields.author))
 
 const addLocales = (locales: Set<string>, text: LocalizedText | undefined) => {
     for (const locale of localesOf(text)) locales.add(locale)

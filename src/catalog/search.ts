@@ -104,22 +104,22 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
  * Quick-search relevance: the whole phrase in the title first, then the phrase anywhere, then
  * every word matching a whole word, then partial matches. Items missing a word are dropped.
  */
-const relevance = (item: CatalogItem, phrase: string, terms: string[], titles: string[]) => {
+const relevance = (item: CatalogItem, phrase: string, terms: string[]) => {
     const searchText = searchTextOf(item)
     if (!terms.every((term) => searchText.includes(term))) return -1
-    if (titles.some((title) => title.includes(phrase))) return 0
+    if (allVariants(item.fields.title).some((title) => title.toLowerCase().includes(phrase))) return 0
     if (searchText.includes(phrase)) return 1
     const itemWords = new Set(words(searchText.replace(/[^\p{L}\p{N}\s]/gu, ' ')))
     return terms.every((term) => itemWords.has(term)) ? 2 : 3
 }
 
-export const searchByKeywords = (items: readonly CatalogItem[], keywords: string): CatalogItem[] => {
+export const searchByKeywords = (items: readonly CatalogItem[], keywords: string): readonly CatalogItem[] => {
     const terms = words(keywords)
-    if (!terms.length) return [...items]
+    if (!terms.length) return items
     const phrase = terms.join(' ')
     const ranked: { item: CatalogItem; rank: number }[] = []
     for (const item of items) {
-        const rank = relevance(item, phrase, terms, allVariants(item.fields.title).map((title) => title.toLowerCase()))
+        const rank = relevance(item, phrase, terms)
         if (rank >= 0) ranked.push({ item, rank })
     }
     // Array.prototype.sort is stable: within a rank, the list's own order is kept.
@@ -148,7 +148,7 @@ export const sortItems = (items: readonly CatalogItem[], sort: ItemSort, fallbac
 }
 
 /** Applies a query to a type's items, given in the order the query asks for. */
-export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): CatalogItem[] => {
+export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): readonly CatalogItem[] => {
     const filtered = query.filters.length ? ordered.filter((item) => query.filters.every((filter) => filter(item))) : ordered
     return searchByKeywords(filtered, query.keywords)
 }

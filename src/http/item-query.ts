@@ -30,7 +30,7 @@ export const readItemQuery = (settings: TypeSettings, input: FormInput): ItemQue
 }
 
 /** The items a query selects, in order, after the player's configuration filters. */
-export const selectItems = (catalog: Catalog, type: ContentType, query: ItemQuery, configurationFilters: ItemFilter[]): CatalogItem[] => {
+export const selectItems = (catalog: Catalog, type: ContentType, query: ItemQuery, configurationFilters: ItemFilter[]): readonly CatalogItem[] => {
     const ordered = query.sort ? catalog.sortedList(type, query.sort) : catalog.listed[type]
     return runQuery(ordered, { ...query, filters: [...configurationFilters, ...query.filters] })
 }

@@ -5,7 +5,7 @@ import { contentTypeInfos, type ContentType } from '../../content/item-types.js'
 import type { AnyItem } from '../../catalog/render-item.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
-import { renderSection } from '../sections.js'
+import { renderSection, sectionSize } from '../sections.js'
 
 /** E12: one item's page, with what relates to it. */
 export const itemDetailsRoutes = (router: Router) => {
@@ -41,18 +41,26 @@ const usedByTitles: Record<ContentType, string> = {
 }
 
 const detailSections = (state: RequestState, item: CatalogItem): ServerItemSection[] => {
-    // Related items follow the rules of lists: no unlisted items, and the player's configuration applies.
-    const listed = (items: readonly CatalogItem[]) =>
-        items.filter((other) => other !== item && !other.fields.unlisted && state.configurationFilters(other.type).every((filter) => filter(other)))
-    const author = JSON.stringify(item.fields.author)
-    const sameAuthor = author === '""' ? [] : listed(state.catalog.listed[item.type]).filter((other) => JSON.stringify(other.fields.author) === author)
+    // Related items follow the rules of lists: no unlisted items, and the player's configuration
+    // applies. A section shows a few, so the scan stops as soon as it has them.
+    const related = (items: readonly CatalogItem[]) =>
+        firstMatching(items, sectionSize, (other) => other !== item && !other.fields.unlisted && state.configurationFilters(other.type).every((filter) => filter(other)))
     const sections: ServerItemSection[] = []
-    if (sameAuthor.length) {
-        sections.push(renderSection(state, item.type, sameAuthor, { title: '#SAME_AUTHOR', icon: 'user' }))
-    }
+    const sameAuthor = related(state.catalog.byAuthor(item))
+    if (sameAuthor.length) sections.push(renderSection(state, item.type, sameAuthor, { title: '#SAME_AUTHOR', icon: 'user' }))
     for (const [type, users] of state.catalog.usersOf(item)) {
-        const visible = listed(users)
+        const visible = related(users)
         if (visible.length) sections.push(renderSection(state, type, visible, { title: usedByTitles[type], icon: contentTypeInfos[type].type }))
     }
     return sections
+}
+
+const firstMatching = <T>(items: readonly T[], count: number, matches: (item: T) => boolean): T[] => {
+    const found: T[] = []
+    for (const item of items) {
+        if (!matches(item)) continue
+        found.push(item)
+        if (found.length === count) break
+    }
+    return found
 }
