@@ -30,6 +30,7 @@ import type { CeilingAnswer } from './ceiling-server.js'
 import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
 import { formatCount, formatNumber, log, renderTable } from './output.js'
 import {
+    assertServerBuilt,
     DEFAULT_SERVER,
     failedMeasurement,
     getJson,
@@ -696,9 +697,7 @@ function parseOptions(argv: string[]): Options {
 
 async function main(): Promise<void> {
     const options = parseOptions(process.argv.slice(2))
-    if (!existsSync(options.server)) {
-        throw new Error(`${options.server} does not exist: run \`npm run build\` or pass --server`)
-    }
+    assertServerBuilt(options.server)
     if (options.durationS <= 0) throw new Error('--duration wants more than 0 seconds')
     const started = performance.now()
     const sizes: SizeResult[] = []

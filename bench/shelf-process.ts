@@ -3,6 +3,7 @@
  * prints where it listens, asked over plain node:http, and measured through /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { get, type IncomingHttpHeaders } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
@@ -10,6 +11,11 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { removeTree } from './generate-pack-tree.js'
 import { formatNumber, renderTable } from './output.js'
+
+/** Benchmarks run the built server: a missing build is the first thing to say, not a spawn error. */
+export function assertServerBuilt(server: string): void {
+    if (!existsSync(server)) throw new Error(`${server} does not exist: run \`npm run build\` or pass --server`)
+}
 
 export const DEFAULT_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js')
 // The Sonolus protocol pages item lists by 20.

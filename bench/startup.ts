@@ -11,12 +11,12 @@
  * with the cache the first start left (`warm`). `npm run bench` (bench/run.ts) measures the same
  * starts and then the server under load.
  */
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
 import { log } from './output.js'
 import {
+    assertServerBuilt,
     DEFAULT_SERVER,
     failedMeasurement,
     measureStart,
@@ -83,9 +83,7 @@ function parseOptions(argv: string[]): Options {
 
 async function main(): Promise<void> {
     const options = parseOptions(process.argv.slice(2))
-    if (!existsSync(options.server)) {
-        throw new Error(`${options.server} does not exist: run \`npm run build\` or pass --server`)
-    }
+    assertServerBuilt(options.server)
     const rows: StartMeasurement[] = []
     for (const levels of options.sizes) {
         const contentDir = await ensureTree(options.treesDir, levels, options.seed)
