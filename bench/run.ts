@@ -31,7 +31,7 @@ import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
 import { formatCount, formatNumber, log, renderTable } from './output.js'
 import {
     assertServerBuilt,
-    DEFAULT_SERVER,
+    serverBenchOptions,
     failedMeasurement,
     getJson,
     measureStart,
@@ -47,7 +47,7 @@ import {
     type ServerOptions,
     type StartMeasurement,
 } from './shelf-process.js'
-import { DEFAULT_TREES_DIR, ensureTree } from './trees.js'
+import { ensureTree } from './trees.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 const CEILING_SERVER = join(BENCH_DIR, 'ceiling-server.ts')
@@ -647,13 +647,7 @@ function parseOptions(argv: string[]): Options {
             'no-ceiling': { type: 'boolean', default: false },
             cold: { type: 'boolean', default: false },
             profile: { type: 'string' },
-            'shelf-args': { type: 'string', default: '' },
-            seed: { type: 'string' },
-            server: { type: 'string', default: DEFAULT_SERVER },
-            trees: { type: 'string', default: DEFAULT_TREES_DIR },
-            timeout: { type: 'string', default: '600' },
-            json: { type: 'boolean', default: false },
-            help: { type: 'boolean', short: 'h', default: false },
+            ...serverBenchOptions,
         },
     })
     if (values.help) {

@@ -11,6 +11,8 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { removeTree } from './generate-pack-tree.js'
 import { formatNumber, renderTable } from './output.js'
+import { DEFAULT_TREES_DIR } from './trees.js'
+
 
 /** Benchmarks run the built server: a missing build is the first thing to say, not a spawn error. */
 export function assertServerBuilt(server: string): void {
@@ -18,6 +20,18 @@ export function assertServerBuilt(server: string): void {
 }
 
 export const DEFAULT_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js')
+
+/** The command-line options every benchmark that starts Shelf takes, for `parseArgs`. */
+export const serverBenchOptions = {
+    seed: { type: 'string' },
+    server: { type: 'string', default: DEFAULT_SERVER },
+    'shelf-args': { type: 'string', default: '' },
+    trees: { type: 'string', default: DEFAULT_TREES_DIR },
+    timeout: { type: 'string', default: '600' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+} as const
+
 // The Sonolus protocol pages item lists by 20.
 export const LEVELS_PER_PAGE = 20
 const LISTENING_LINE = /listening on (https?:\/\/\S+)/

@@ -17,14 +17,14 @@ import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
 import { log } from './output.js'
 import {
     assertServerBuilt,
-    DEFAULT_SERVER,
+    serverBenchOptions,
     failedMeasurement,
     measureStart,
     renderStartTable,
     type CacheState,
     type StartMeasurement,
 } from './shelf-process.js'
-import { DEFAULT_TREES_DIR, ensureTree } from './trees.js'
+import { ensureTree } from './trees.js'
 
 interface Options {
     sizes: number[]
@@ -55,14 +55,8 @@ function parseOptions(argv: string[]): Options {
         args: argv,
         options: {
             levels: { type: 'string', default: '1000,10000' },
-            seed: { type: 'string' },
             cache: { type: 'string', default: 'cold,warm' },
-            server: { type: 'string', default: DEFAULT_SERVER },
-            'shelf-args': { type: 'string', default: '' },
-            trees: { type: 'string', default: DEFAULT_TREES_DIR },
-            timeout: { type: 'string', default: '600' },
-            json: { type: 'boolean', default: false },
-            help: { type: 'boolean', short: 'h', default: false },
+            ...serverBenchOptions,
         },
     })
     if (values.help) {
