@@ -43,7 +43,7 @@ export class ItemRenderer {
         private readonly catalog: Catalog,
         private readonly locale: string,
         private readonly fallbackLocale: string,
-        private readonly source: string,
+        readonly source: string,
         private readonly repositoryPath: string,
     ) {}
 

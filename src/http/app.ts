@@ -9,6 +9,7 @@ import { headerPrefix, type ShelfOptions } from '../config.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { requestState } from './request-state.js'
+import { cachedResponses } from './response-cache.js'
 import { communityRoutes } from './routes/community.js'
 import { developmentRoutes } from './routes/development.js'
 import { itemDetailsRoutes } from './routes/item-details.js'
@@ -33,6 +34,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions) => {
 
     const router = new Router({ prefix: `/${options.name}` })
     router.use(requestState(getCatalog, options))
+    router.use(cachedResponses)
     // Fixed paths first: they would otherwise be taken for item names.
     repositoryRoutes(router)
     serverInfoRoutes(router)

@@ -1,0 +1,49 @@
+import etag from 'etag'
+import type { Context, Next } from 'koa'
+import { LRUCache } from 'lru-cache'
+import type { Catalog } from '../catalog/catalog.js'
+import type { ShelfContext } from './request-state.js'
+
+type CachedResponse = { body: Buffer; etag: string }
+
+/** Bytes of answers kept per snapshot: the most asked-for pages, not every page of every search. */
+const budgetBytes = 32 * 1024 * 1024
+
+const caches = new WeakMap<Catalog, LRUCache<string, CachedResponse>>()
+
+const cacheFor = (catalog: Catalog) => {
+    let cache = caches.get(catalog)
+    if (!cache) {
+        cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.body.length + 64 })
+        caches.set(catalog, cache)
+    }
+    return cache
+}
+
+/**
+ * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
+ * rendered, serialized, encoded and hashed for its ETag once, and revalidations are answered from
+ * the stored ETag. The key is everything an answer depends on today: the URL (path, locale,
+ * configuration, search values) and the source address. Answers that depend on who asks (once
+ * sign-in exists) must not pass through here.
+ */
+export const cachedResponses = async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()
+    const { catalog, renderer } = (ctx as ShelfContext).state.shelf
+    const cache = cacheFor(catalog)
+    const key = `${renderer.source}\n${ctx.url}`
+    const hit = cache.get(key)
+    if (hit) {
+        ctx.type = 'application/json; charset=utf-8'
+        ctx.body = hit.body
+        ctx.set('ETag', hit.etag)
+        return
+    }
+    await next()
+    if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.type.startsWith('application/json')) return
+    const body = Buffer.from(ctx.body)
+    const entry = { body, etag: etag(body) }
+    cache.set(key, entry)
+    ctx.body = body
+    ctx.set('ETag', entry.etag)
+}
