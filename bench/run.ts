@@ -31,6 +31,8 @@ import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
 import { formatCount, formatNumber, log, renderTable } from './output.js'
 import {
     assertServerBuilt,
+    readServerBenchOptions,
+    type ServerBenchSettings,
     serverBenchOptions,
     failedMeasurement,
     getJson,
@@ -78,9 +80,8 @@ const QUICK_WARMUP_S = 0.5
 /** Request timeout; any request slower than this counts as an error. */
 const REQUEST_TIMEOUT_S = 10
 
-interface Options {
+interface Options extends ServerBenchSettings {
     sizes: number[]
-    seed: number
     durationS: number
     warmupS: number
     connections: number
@@ -88,11 +89,6 @@ interface Options {
     ceiling: boolean
     cold: boolean
     profileDir: string | null
-    shelfArgs: string[]
-    server: string
-    treesDir: string
-    timeoutMs: number
-    json: boolean
 }
 
 interface Scenario {
@@ -432,7 +428,7 @@ async function benchSize(options: Options, levels: number): Promise<SizeResult> 
     const serverOptions: ServerOptions = {
         server: options.server,
         timeoutMs: options.timeoutMs,
-        serveArgs: options.shelfArgs,
+        serveArgs: options.serveArgs,
     }
     // A warm start is what a server restarted on its folder does; a first start is measured too
     // when it is needed anyway (no cache yet) or asked for.
@@ -663,7 +659,7 @@ function parseOptions(argv: string[]): Options {
                     ? QUICK_SIZES
                     : DEFAULT_SIZES
                 : values.levels.split(',').map((part) => parseCount('--levels', part.trim())),
-        seed: values.seed === undefined ? DEFAULT_SEED : parseCount('--seed', values.seed),
+        ...readServerBenchOptions(values),
         durationS:
             values.duration === undefined
                 ? values.quick
@@ -681,11 +677,6 @@ function parseOptions(argv: string[]): Options {
         ceiling: !values['no-ceiling'],
         cold: values.cold,
         profileDir: values.profile === undefined ? null : resolve(values.profile),
-        shelfArgs: values['shelf-args'].split(/\s+/).filter(Boolean),
-        server: resolve(values.server),
-        treesDir: resolve(values.trees),
-        timeoutMs: parseCount('--timeout', values.timeout) * 1000,
-        json: values.json,
     }
 }
 

@@ -9,10 +9,39 @@ import { get, type IncomingHttpHeaders } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { removeTree } from './generate-pack-tree.js'
+import { DEFAULT_SEED, parseCount, removeTree } from './generate-pack-tree.js'
 import { formatNumber, renderTable } from './output.js'
 import { DEFAULT_TREES_DIR } from './trees.js'
 
+
+/** The settings `serverBenchOptions` stand for, once parsed. */
+export interface ServerBenchSettings {
+    seed: number
+    server: string
+    /** More flags for `shelf serve` (`--no-watch`, say). */
+    serveArgs: string[]
+    treesDir: string
+    timeoutMs: number
+    json: boolean
+}
+
+export function readServerBenchOptions(values: {
+    seed?: string
+    server: string
+    'shelf-args': string
+    trees: string
+    timeout: string
+    json: boolean
+}): ServerBenchSettings {
+    return {
+        seed: values.seed === undefined ? DEFAULT_SEED : parseCount('--seed', values.seed),
+        server: resolve(values.server),
+        serveArgs: values['shelf-args'].split(/\s+/).filter(Boolean),
+        treesDir: resolve(values.trees),
+        timeoutMs: parseCount('--timeout', values.timeout) * 1000,
+        json: values.json,
+    }
+}
 
 /** Benchmarks run the built server: a missing build is the first thing to say, not a spawn error. */
 export function assertServerBuilt(server: string): void {

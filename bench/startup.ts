@@ -11,12 +11,13 @@
  * with the cache the first start left (`warm`). `npm run bench` (bench/run.ts) measures the same
  * starts and then the server under load.
  */
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
+import { parseCount } from './generate-pack-tree.js'
 import { log } from './output.js'
 import {
     assertServerBuilt,
+    readServerBenchOptions,
+    type ServerBenchSettings,
     serverBenchOptions,
     failedMeasurement,
     measureStart,
@@ -26,16 +27,9 @@ import {
 } from './shelf-process.js'
 import { ensureTree } from './trees.js'
 
-interface Options {
+interface Options extends ServerBenchSettings {
     sizes: number[]
-    seed: number
     caches: CacheState[]
-    server: string
-    /** More flags for `shelf serve` (`--no-watch`, say). */
-    serveArgs: string[]
-    treesDir: string
-    timeoutMs: number
-    json: boolean
 }
 
 const USAGE =
@@ -65,13 +59,8 @@ function parseOptions(argv: string[]): Options {
     }
     return {
         sizes: values.levels.split(',').map((part) => parseCount('--levels', part.trim())),
-        seed: values.seed === undefined ? DEFAULT_SEED : parseCount('--seed', values.seed),
         caches: parseCaches(values.cache),
-        server: resolve(values.server),
-        serveArgs: values['shelf-args'].split(/\s+/).filter(Boolean),
-        treesDir: resolve(values.trees),
-        timeoutMs: parseCount('--timeout', values.timeout) * 1000,
-        json: values.json,
+        ...readServerBenchOptions(values),
     }
 }
 
