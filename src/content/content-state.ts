@@ -86,9 +86,11 @@ export class ContentState {
     }
 
     private async reloadType(type: ContentType) {
+        // One loader for the type folder itself: its listing's problems stay with its defaults'.
         const loader = this.loader()
-        this.defaults.set(type, { data: await loader.loadDefaults(type), problems: loader.problems })
-        const entries = new Set((await this.loader().listUnits(type)).map((entry) => `${contentTypeInfos[type].plural}/${entry}`))
+        const data = await loader.loadDefaults(type)
+        const entries = new Set((await loader.listUnits(type)).map((entry) => `${contentTypeInfos[type].plural}/${entry}`))
+        this.defaults.set(type, { data, problems: loader.problems })
         for (const key of this.units.keys()) if (this.units.get(key)!.type === type && !entries.has(key)) this.units.delete(key)
         await mapLimit([...entries], concurrency, (key) => this.reloadUnit(key))
     }
@@ -118,10 +120,3 @@ const unitName = (type: ContentType, entry: string) => (type === 'post' && entry
 
 const keepsServing = (problem: Problem): Problem =>
     problem.severity === 'error' ? { ...problem, message: `${problem.message} (the last good version keeps serving)` } : problem
-
-/** Reads a whole content folder into records and the problems found on the way. */
-export const loadContent = async (root: string, tools: LoadTools): Promise<LoadedContent> => {
-    const state = new ContentState(root, tools)
-    await state.loadAll()
-    return state.snapshot()
-}
