@@ -3,10 +3,10 @@
  * Shelf watching a generated pack tree. Each edit changes one level's title; the level's details
  * are polled until the new title appears. The record is put back as it was at the end.
  *
- *   node --import tsx bench/reload.ts --levels 1000,100000 [--edits 30] [--seed 1]
+ *   node --import tsx bench/reload.ts --levels 1000,100000 [--edits 30] [--seed 1] [--server dist/cli/main.js]
  */
 import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseCount } from './generate-pack-tree.js'
 import { formatNumber, log, renderTable } from './output.js'
@@ -23,11 +23,13 @@ const { values } = parseArgs({
         levels: { type: 'string', default: '1000,100000' },
         edits: { type: 'string', default: '30' },
         seed: { type: 'string', default: '1' },
+        server: { type: 'string', default: DEFAULT_SERVER },
     },
 })
 const sizes = values.levels.split(',').map((size) => parseCount('--levels', size))
 const edits = parseCount('--edits', values.edits)
 const seed = parseCount('--seed', values.seed)
+const server = resolve(values.server)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -49,14 +51,14 @@ const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorte
 const measure = async (levels: number) => {
     const tree = await ensureTree(DEFAULT_TREES_DIR, levels, seed)
     log(`starting Shelf on ${levels} levels, watching …`)
-    const server = await startServer({ server: DEFAULT_SERVER, timeoutMs: 600_000 }, tree)
+    const shelf = await startServer({ server, timeoutMs: 600_000 }, tree)
     try {
-        const list = (await getJson(`${server.url}/service/levels/list`)) as { items: { name: string }[] }
+        const list = (await getJson(`${shelf.url}/service/levels/list`)) as { items: { name: string }[] }
         const name = list.items[0]!.name
         const recordPath = join(tree, 'levels', name, 'item.json')
         const original = await readFile(recordPath, 'utf8')
         const record = JSON.parse(original) as Record<string, unknown>
-        const detailsUrl = `${server.url}/service/levels/${name}`
+        const detailsUrl = `${shelf.url}/service/levels/${name}`
         const latencies: number[] = []
         try {
             for (let edit = 1; edit <= edits; edit++) {
@@ -69,7 +71,7 @@ const measure = async (levels: number) => {
         const sorted = [...latencies].sort((a, b) => a - b)
         return { levels, edits, median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted.at(-1) ?? NaN }
     } finally {
-        await stopServer(server.child)
+        await stopServer(shelf.child)
     }
 }
 

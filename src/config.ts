@@ -8,11 +8,61 @@ export type ShelfOptions = {
     address?: string
     /** Serve items marked `draft: true`. */
     drafts: boolean
-    /** Where Shelf keeps processed resources; defaults to `.shelf` inside the content folder. */
+    /** Shelf's state folder (processed resources, hash cache, session secret); `.shelf` inside the content folder by default. */
     cache?: string
     /** Follow changes of the folder while serving. */
     watch?: boolean
+    /** Sign-in (E2) and sessions; on unless `enabled` is false. */
+    signIn?: Partial<SignInOptions>
+    /** Multiplayer rooms (E6, E7); offered only when a multiplayer server's URL is given. */
+    multiplayer?: Pick<MultiplayerOptions, 'url'> & Partial<MultiplayerOptions>
+}
+
+export type SignInOptions = {
+    enabled: boolean
+    /** A file holding the public JWK that signs sign-in requests; the app's official key by default. */
+    signatureKey?: string
+    /** The HMAC secret of session tokens; shared by replicas. Generated and kept in the state folder when absent. */
+    sessionSecret?: string
+    /** How long a session lasts. */
+    sessionLifetimeMs: number
+    /** How old (or how far ahead of this clock) a signed request's `time` may be. */
+    signatureWindowMs: number
+}
+
+export type MultiplayerOptions = {
+    /** The WebSocket URL of the multiplayer server the app connects to after joining. */
+    url: string
+    /** How long E6 keeps a room's name and key for its creator to join. */
+    reservationMs: number
+    /** How long a room stays listed after its last join. */
+    lifetimeMs: number
+}
+
+export const signInDefaults: SignInOptions = {
+    enabled: true,
+    sessionLifetimeMs: 30 * 60_000,
+    signatureWindowMs: 60_000,
+}
+
+export const multiplayerDefaults: Omit<MultiplayerOptions, 'url'> = {
+    reservationMs: 5 * 60_000,
+    lifetimeMs: 2 * 60 * 60_000,
 }
 
 /** `service` → `Service`: header names are the protocol name, capitalized. */
 export const headerPrefix = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
+
+/** The protocol's request and response headers under one protocol name. */
+export const protocolHeaders = (name: string) => {
+    const prefix = headerPrefix(name)
+    return {
+        version: `${prefix}-Version`,
+        session: `${prefix}-Session`,
+        signature: `${prefix}-Signature`,
+        roomKey: `${prefix}-Room-Key`,
+        uploadKey: `${prefix}-Upload-Key`,
+    }
+}
+
+export type ProtocolHeaders = ReturnType<typeof protocolHeaders>

@@ -1,16 +1,19 @@
 import { EventEmitter, once } from 'node:events'
 import { stat } from 'node:fs/promises'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
+import { AcceptedAddresses } from './auth/addresses.js'
+import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
-import type { ShelfOptions } from './config.js'
+import { multiplayerDefaults, type ShelfOptions } from './config.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { createApp } from './http/app.js'
+import { RoomRegistry } from './rooms/room-registry.js'
 import { watchFolder } from './watch/watch-folder.js'
 
 export type ListenOptions = { port: number; host?: string }
@@ -21,6 +24,8 @@ export type ReloadReport = { paths: string[]; ms: number; problems: Problem[] }
 export type RunningShelf = {
     /** `http://host:port` of the listening socket. */
     url: string
+    /** The addresses a signed request may name: --address, or every address this server is reached at. */
+    addresses: readonly string[]
     port: number
     server: Server
     /** The snapshot being served now; a reload swaps in a new one. */
@@ -67,12 +72,12 @@ const contentFolder = async (options: ShelfOptions) => {
 /** Reads the whole folder, keeping it per part so later changes re-read only what they touch. */
 const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
-    const cache = resolve(options.cache ?? join(content, '.shelf'))
-    const hashes = await HashCache.open(join(cache, 'hashes.json'))
-    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(cache, hashes) })
+    const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
+    const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
+    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(stateFolder, hashes) })
     await state.loadAll()
     await hashes.save()
-    return { content, state, hashes }
+    return { content, state, hashes, stateFolder }
 }
 
 /** One catalog snapshot of a folder, for checking it without serving it. */
@@ -80,7 +85,7 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
-    const { content, state, hashes } = await openContent(options)
+    const { content, state, hashes, stateFolder } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
@@ -96,13 +101,23 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         : undefined
     await watcher?.ready
 
-    const app = createApp(() => catalog, options)
-    const server = app.listen(listen.port, listen.host)
+    // The port is known only once listening, and the addresses sign-in accepts depend on it.
+    const server = createServer()
+    server.listen(listen.port, listen.host)
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
+    const addresses = new AcceptedAddresses(options.address, { host: listen.host, port })
+    const auth = await createAuth(options, stateFolder, addresses).catch(async (error: unknown) => {
+        await watcher?.close()
+        server.close()
+        throw error
+    })
+    const multiplayer = options.multiplayer && { url: options.multiplayer.url, rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }) }
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer }).callback())
     const host = listen.host && listen.host !== '0.0.0.0' && listen.host !== '::' ? listen.host : 'localhost'
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        addresses: addresses.list,
         port,
         server,
         catalog: () => catalog,

@@ -71,7 +71,6 @@ test('404 JSON: POST to read routes and to features this server does not offer',
         '/service/levels/first-steps/leaderboards/top',
         '/service/levels/result/submit',
         '/service/levels/result/upload',
-        '/service/authenticate',
         '/service/rooms/create',
         '/service/rooms/some-room',
     ]

@@ -42,15 +42,16 @@ const allTypesWithItems = contentTypes.filter((type) => readRecords(type).some((
 
 // ---------------------------------------------------------------- E1
 
-test('E1: /info is a ServerInfo with one button per type that has items, then configuration', async () => {
+test('E1: /info is a ServerInfo with sign-in, one button per type that has items, then configuration', async () => {
     const { status, headers, body } = await get<{ buttons: { type: string }[]; configuration: { options: unknown[] } }>('/info')
     assert.is(status, 200)
     assert.is(headers.get('service-version'), version.sonolus)
     assertShape('ServerInfo', body)
     const buttonTypes = body.buttons.map((button) => button.type)
+    assert.is(buttonTypes[0], 'authentication', 'sign-in comes first, since it is on by default')
     assert.is(buttonTypes.at(-1), 'configuration', 'configuration comes last')
-    assert.equal([...buttonTypes.slice(0, -1)].sort(), [...allTypesWithItems].sort(), 'one button per type with items')
-    assert.not.ok(buttonTypes.includes('room') || buttonTypes.includes('user'), 'no buttons for types without items')
+    assert.equal([...buttonTypes.slice(1, -1)].sort(), [...allTypesWithItems].sort(), 'one button per type with items')
+    assert.not.ok(buttonTypes.includes('room') || buttonTypes.includes('user'), 'no buttons for types without items, nor rooms without multiplayer')
     assert.is(new Set(buttonTypes).size, buttonTypes.length, 'no button twice')
 })
 

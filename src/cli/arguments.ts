@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import type { ShelfOptions } from '../config.js'
+import { sessionSecretVariable } from '../auth/session-secret.js'
+import { multiplayerDefaults, signInDefaults, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
 
 export const helpText = `Shelf: a content server for the Sonolus app, driven by a folder of files.
@@ -23,6 +24,29 @@ Flags of serve:
   --cache DIR       where processed resources are kept (default: CONTENT/.shelf)
   --no-watch        do not follow changes of the folder (they show after a restart)
   -h, --help        show this help
+
+Sign-in (on by default; the app signs in with a request signed by its own key):
+  --no-sign-in      turn sign-in off: no sign-in button, and no sessions
+  --signature-key FILE
+                    a public JWK file to verify sign-in and room requests with
+                    (default: the app's official key)
+  --session-secret S
+                    the key of session tokens, 32 characters or more; give every replica
+                    the same one (default: $SHELF_SESSION_SECRET, else one generated on the
+                    first start and kept in CACHE/.session-secret)
+  --session-lifetime D
+                    how long a session lasts (default: 30m)
+  --signature-window D
+                    how old, or how far ahead, a signed request's time may be (default: 60s)
+
+Multiplayer rooms (off unless a multiplayer server is given):
+  --multiplayer-url URL
+                    the WebSocket URL (ws:// or wss://) of the multiplayer server
+  --room-reservation D
+                    how long a new room waits for its creator to join (default: 5m)
+  --room-lifetime D how long a room stays listed after its last join (default: 2h)
+
+Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
 While serving, the problems of the content are also at GET /_shelf/problems (JSON).
 
@@ -52,6 +76,14 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 drafts: { type: 'boolean', default: false },
                 cache: { type: 'string' },
                 watch: { type: 'boolean', default: true },
+                'sign-in': { type: 'boolean', default: true },
+                'signature-key': { type: 'string' },
+                'session-secret': { type: 'string' },
+                'session-lifetime': { type: 'string' },
+                'signature-window': { type: 'string' },
+                'multiplayer-url': { type: 'string' },
+                'room-reservation': { type: 'string' },
+                'room-lifetime': { type: 'string' },
             },
             allowNegative: true,
         }).values
@@ -66,6 +98,21 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             drafts: parsed.drafts,
             cache: parsed.cache,
             watch: parsed.watch,
+            signIn: {
+                enabled: parsed['sign-in'],
+                signatureKey: parsed['signature-key'],
+                sessionSecret: parsed['session-secret'] ?? env[sessionSecretVariable],
+                sessionLifetimeMs: parseDuration('--session-lifetime', parsed['session-lifetime'], signInDefaults.sessionLifetimeMs),
+                signatureWindowMs: parseDuration('--signature-window', parsed['signature-window'], signInDefaults.signatureWindowMs),
+            },
+            multiplayer:
+                parsed['multiplayer-url'] === undefined
+                    ? undefined
+                    : {
+                          url: parseWebSocketUrl(parsed['multiplayer-url']),
+                          reservationMs: parseDuration('--room-reservation', parsed['room-reservation'], multiplayerDefaults.reservationMs),
+                          lifetimeMs: parseDuration('--room-lifetime', parsed['room-lifetime'], multiplayerDefaults.lifetimeMs),
+                      },
         },
         listen: { port: parsePort(parsed.port ?? env.PORT ?? '3000'), host: parsed.host },
     }
@@ -82,16 +129,32 @@ const parseName = (raw: string) => {
     return raw
 }
 
-/** The address is compared byte for byte with what the app signs, so it is kept exactly, less a trailing slash. */
-const parseAddress = (raw: string) => {
-    let url: URL
+const parseUrl = (flag: string, raw: string, protocols: string[], example: string) => {
+    let url: URL | undefined
     try {
         url = new URL(raw)
     } catch {
-        throw new UsageError(`--address must be an absolute URL such as https://example.com, got "${raw}"`)
+        url = undefined
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--address must start with http:// or https://, got "${raw}"`)
-    return raw.replace(/\/+$/, '')
+    if (!url || !protocols.includes(url.protocol)) {
+        throw new UsageError(`${flag} must be an absolute ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL such as ${example}, got "${raw}"`)
+    }
+    return raw
+}
+
+/** The address is compared byte for byte with what the app signs, so it is kept exactly, less a trailing slash. */
+const parseAddress = (raw: string) => parseUrl('--address', raw, ['http:', 'https:'], 'https://example.com').replace(/\/+$/, '')
+
+const parseWebSocketUrl = (raw: string) => parseUrl('--multiplayer-url', raw, ['ws:', 'wss:'], 'wss://example.com/rooms')
+
+const durationUnits = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
+
+const parseDuration = (flag: string, raw: string | undefined, fallback: number) => {
+    if (raw === undefined) return fallback
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw.trim())
+    const ms = match ? Number(match[1]) * durationUnits[match[2] as keyof typeof durationUnits] : NaN
+    if (!(ms > 0)) throw new UsageError(`${flag} must be a duration such as 500ms, 90s, 30m or 2h, got "${raw}"`)
+    return ms
 }
 
 export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }

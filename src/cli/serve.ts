@@ -1,5 +1,5 @@
-import { networkInterfaces } from 'node:os'
 import { resolve } from 'node:path'
+import { lanAddresses } from '../auth/addresses.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
 import { startShelf } from '../server.js'
@@ -23,6 +23,14 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${shelf.port}`)
     }
     if (options.name !== 'sonolus') console.log('  (the Sonolus app itself expects --name sonolus)')
+    if (options.signIn?.enabled === false) {
+        console.log('  sign-in is off (--no-sign-in)')
+        if (catalog.settings.requireAuthentication) console.log('  server.yaml asks for requireAuthentication, which needs sign-in: it is not enforced')
+    } else {
+        console.log(`  sign-in accepts requests signed for ${shelf.addresses.join(', ')}`)
+        if (!options.address) console.log('  (a server reached by any other address, a public one say, needs --address)')
+    }
+    if (options.multiplayer) console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
     if (options.watch) {
         console.log('  following changes of the folder; problems also at /_shelf/problems')
         let shown = new Set(catalog.problems.map(formatProblem))
@@ -42,10 +50,3 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
 }
-
-/** Addresses a phone on the same network can reach this machine by. */
-const lanAddresses = () =>
-    Object.values(networkInterfaces())
-        .flat()
-        .filter((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')
-        .map((entry) => entry!.address)

@@ -67,6 +67,8 @@ export type TypeSettings = {
     paging: 'page' | 'cursor'
     searches: FormDeclaration[]
     sections: SectionDeclaration[]
+    /** What a signed-in player may make: for rooms, the settings of a new room. */
+    creates: FormDeclaration[]
 }
 
 export type ServerSettings = {
@@ -79,6 +81,8 @@ export type ServerSettings = {
     configuration: OptionDeclaration[]
     types: Record<ProtocolType, TypeSettings>
     banner?: Resource
+    /** Every request but sign-in and resources needs a session. */
+    requireAuthentication: boolean
 }
 
 type RawTypeSettings = Partial<Omit<TypeSettings, 'paging'>> & { paging?: 'page' | 'cursor' }
@@ -94,6 +98,7 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
                     paging: settings.paging ?? 'page',
                     searches: settings.searches ?? [],
                     sections: settings.sections ?? [],
+                    creates: settings.creates ?? [],
                 } satisfies TypeSettings,
             ]
         }),
@@ -106,5 +111,6 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
         buttons: raw.buttons as ButtonDeclaration[] | undefined,
         configuration: (raw.configuration as { options?: OptionDeclaration[] } | undefined)?.options ?? [],
         types,
+        requireAuthentication: (raw.requireAuthentication as boolean | undefined) ?? false,
     }
 }

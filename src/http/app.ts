@@ -4,12 +4,14 @@ import Koa, { type Context, type Next } from 'koa'
 import compress from 'koa-compress'
 import conditional from 'koa-conditional-get'
 import etag from '@koa/etag'
+import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
-import { headerPrefix, type ShelfOptions } from '../config.js'
+import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { requestState } from './request-state.js'
 import { cachedResponses } from './response-cache.js'
+import { authenticateRoutes } from './routes/authenticate.js'
 import { communityRoutes } from './routes/community.js'
 import { developmentRoutes } from './routes/development.js'
 import { itemDetailsRoutes } from './routes/item-details.js'
@@ -17,40 +19,55 @@ import { itemTypeRoutes } from './routes/item-types.js'
 import { leaderboardRoutes } from './routes/leaderboards.js'
 import { levelResultRoutes } from './routes/level-result.js'
 import { repositoryRoutes } from './routes/repository.js'
+import { roomRoutes, type Multiplayer } from './routes/rooms.js'
 import { serverInfoRoutes } from './routes/server-info.js'
+import { sessionUser } from './session.js'
+
+/** What the routes serve besides the catalog. */
+export type Services = { auth: Auth; multiplayer?: Multiplayer }
 
 /**
  * The HTTP side: thin routes mirroring the protocol's URL tree under `/{name}`, reading whichever
  * catalog snapshot is current when a request arrives.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions) => {
+export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer }: Services) => {
     const app = new Koa()
+    const headers = protocolHeaders(options.name)
     app.use(errorsAsJson)
-    app.use(versionHeader(options.name))
+    app.use(versionHeader(headers.version))
     // Only JSON is compressed: resources are sent as stored, and gzip resources are gzip already.
     app.use(compress({ filter: (type) => type.startsWith('application/json'), threshold: 1024 }))
     app.use(conditional())
     app.use(etag())
 
+    // Routes that never look at the session: sign-in itself, which a stale session must not stop,
+    // and resources, which are named by their hash and fetched without the app's headers.
+    const sessionless = new Router({ prefix: `/${options.name}` })
+    sessionless.use(requestState(getCatalog, options))
+    repositoryRoutes(sessionless)
+    authenticateRoutes(sessionless, auth, headers)
+
     const router = new Router({ prefix: `/${options.name}` })
     router.use(requestState(getCatalog, options))
+    if (auth.signInEnabled) router.use(sessionUser(auth.sessions, headers.session))
     router.use(cachedResponses)
     // Fixed paths first: they would otherwise be taken for item names.
-    repositoryRoutes(router)
-    serverInfoRoutes(router)
+    serverInfoRoutes(router, { signIn: auth.signInEnabled, rooms: multiplayer !== undefined })
     levelResultRoutes(router)
+    roomRoutes(router, multiplayer, auth, headers)
     itemTypeRoutes(router)
     itemDetailsRoutes(router)
     communityRoutes(router)
     leaderboardRoutes(router)
+    app.use(sessionless.routes())
     app.use(router.routes())
     app.use(developmentRoutes(getCatalog))
     app.use(notFoundAsJson)
     return app
 }
 
-const versionHeader = (name: string) => async (ctx: Context, next: Next) => {
-    ctx.set(`${headerPrefix(name)}-Version`, version.sonolus)
+const versionHeader = (header: string) => async (ctx: Context, next: Next) => {
+    ctx.set(header, version.sonolus)
     await next()
 }
 

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa'
 import type { Catalog } from '../catalog/catalog.js'
 import { ItemRenderer } from '../catalog/render-item.js'
 import { optionFilter, type ItemFilter } from '../catalog/search.js'
+import type { SessionUser } from '../auth/sessions.js'
 import type { ContentType } from '../content/item-types.js'
 import type { ShelfOptions } from '../config.js'
 import { decodeOption, type FormInput } from './forms.js'
@@ -14,6 +15,8 @@ export type RequestState = {
     query: FormInput
     /** Filters the player's configuration options apply to lists of each type. */
     configurationFilters(type: ContentType): ItemFilter[]
+    /** The signed-in player, once the session header is checked; a guest has none. */
+    user?: SessionUser
 }
 
 export type ShelfContext = Context & { state: { shelf: RequestState } }

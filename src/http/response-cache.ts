@@ -24,8 +24,8 @@ const cacheFor = (catalog: Catalog) => {
  * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
  * rendered, serialized, encoded and hashed for its ETag once, and revalidations are answered from
  * the stored ETag. The key is everything an answer depends on today: the URL (path, locale,
- * configuration, search values) and the source address. Answers that depend on who asks (once
- * sign-in exists) must not pass through here.
+ * configuration, search values) and the source address. Answers that depend on who asks, or on
+ * state outside the snapshot (rooms), are marked `Cache-Control: no-store` and are not kept.
  */
 export const cachedResponses = async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()
@@ -41,6 +41,7 @@ export const cachedResponses = async (ctx: Context, next: Next) => {
     }
     await next()
     if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.type.startsWith('application/json')) return
+    if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
     const body = Buffer.from(ctx.body)
     const entry = { body, etag: etag(body) }
     cache.set(key, entry)

@@ -7,26 +7,35 @@ import { respond } from '../respond.js'
 /** The order of the app's own home page, used when server.yaml lists no buttons. */
 const defaultButtonOrder = ['post', 'playlist', 'level', 'replay', 'skin', 'background', 'effect', 'particle', 'engine'] as const
 
+/** Which buttons lead somewhere on this server, whatever server.yaml lists. */
+export type Features = { signIn: boolean; rooms: boolean }
+
 /** E1: the server's home page. */
-export const serverInfoRoutes = (router: Router) => {
+export const serverInfoRoutes = (router: Router, features: Features) => {
     router.get('/info', (ctx) => {
         const { catalog, renderer } = (ctx as ShelfContext).state.shelf
         const { settings } = catalog
         respond<ServerInfo>(ctx, {
             title: renderer.text(settings.title),
             description: renderer.optionalText(settings.description),
-            buttons: buttons((ctx as ShelfContext).state.shelf),
+            buttons: buttons((ctx as ShelfContext).state.shelf, features),
             configuration: { options: settings.configuration.map((option) => renderOption(option, renderer)) },
             banner: renderer.srl(settings.banner),
         })
     })
 }
 
-const buttons = ({ catalog, renderer }: RequestState): ServerInfoButton[] => {
+const buttons = ({ catalog, renderer }: RequestState, features: Features): ServerInfoButton[] => {
     const { settings } = catalog
+    const offered = (type: string) => (type !== 'authentication' || features.signIn) && (type !== 'room' || features.rooms)
     if (settings.buttons) {
-        return settings.buttons.map((button) => ({ ...button, title: renderer.optionalText(button.title) }) as ServerInfoButton)
+        return settings.buttons.filter((button) => offered(button.type)).map((button) => ({ ...button, title: renderer.optionalText(button.title) }) as ServerInfoButton)
     }
     const itemButtons: ServerInfoButton[] = defaultButtonOrder.filter((type) => catalog.items[type].size > 0).map((type) => ({ type }))
-    return settings.configuration.length ? [...itemButtons, { type: 'configuration' }] : itemButtons
+    return [
+        ...(features.signIn ? [{ type: 'authentication' } as const] : []),
+        ...itemButtons,
+        ...(features.rooms ? [{ type: 'room' } as const] : []),
+        ...(settings.configuration.length ? [{ type: 'configuration' } as const] : []),
+    ]
 }

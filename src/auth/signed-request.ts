@@ -1,0 +1,103 @@
+import type { ServerAuthenticateRequest, ServerJoinRoomRequest, ServiceUserProfile } from '@sonolus/core'
+import { Ajv } from 'ajv'
+import { createHash, webcrypto } from 'node:crypto'
+import { HttpError } from '../http/http-error.js'
+import type { AcceptedAddresses } from './addresses.js'
+import { signatureAlgorithm } from './verify-key.js'
+
+export type SignedRequestKind = ServerAuthenticateRequest['type'] | ServerJoinRoomRequest['type']
+
+/** A request whose every check passed: its profile can be trusted. */
+export type VerifiedRequest = { body: ServerAuthenticateRequest | ServerJoinRoomRequest; raw: Buffer; signature: string }
+
+const text = { type: 'string' } as const
+const profileFields = [
+    'id', 'handle', 'name', 'avatarType', 'avatarForegroundType', 'avatarForegroundColor',
+    'avatarBackgroundType', 'avatarBackgroundColor', 'bannerType', 'aboutMe',
+] as const satisfies readonly Exclude<keyof ServiceUserProfile, 'favorites'>[]
+
+/**
+ * The shape both signed bodies share. `type` is only required to be a string here: a body of the
+ * wrong kind is well-formed, and is refused as a failed check (401) rather than as malformed (400).
+ */
+const validShape = new Ajv({ allErrors: false }).compile({
+    type: 'object',
+    required: ['type', 'address', 'time', 'userProfile'],
+    properties: {
+        type: text,
+        address: text,
+        time: { type: 'number' },
+        room: text,
+        userProfile: {
+            type: 'object',
+            required: [...profileFields, 'favorites'],
+            properties: { ...Object.fromEntries(profileFields.map((field) => [field, text])), favorites: { type: 'array', items: text } },
+        },
+    },
+})
+
+const refuse = (message: string): never => {
+    throw new HttpError(401, message)
+}
+
+/**
+ * The checks of §5.2 on a signed request (E2, E7), in the toolkit's order: shape, kind, address,
+ * room, time, signature. Only a request that passes all of them is trusted with its profile.
+ */
+export class SignedRequestVerifier {
+    /**
+     * Bodies accepted within the window, by digest: a captured request cannot be sent a second
+     * time. Keyed by the body, not the signature, since an ECDSA signature has a second valid form.
+     */
+    private readonly seen = new Map<string, number>()
+
+    constructor(
+        private readonly key: webcrypto.CryptoKey,
+        private readonly addresses: AcceptedAddresses,
+        private readonly windowMs: number,
+    ) {}
+
+    /** `body` is `raw` parsed; the signature is checked over `raw` itself, never a re-serialization. */
+    async verify(
+        raw: Buffer,
+        body: unknown,
+        signatureHeader: string | undefined,
+        expected: { type: SignedRequestKind; room?: string },
+        now = Date.now(),
+    ): Promise<VerifiedRequest> {
+        if (!validShape(body)) {
+            const issue = validShape.errors?.[0]
+            throw new HttpError(400, `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`)
+        }
+        const request = body as ServerJoinRoomRequest
+        if (request.type !== expected.type) refuse(`type must be "${expected.type}", got "${request.type}"`)
+        if (!this.addresses.accepts(request.address)) refuse(this.addresses.explainRefusal(request.address))
+        if (expected.room !== undefined && request.room !== expected.room) {
+            refuse(`room must be the room in the path, "${expected.room}", got ${request.room === undefined ? 'none' : `"${request.room}"`}`)
+        }
+        const age = now - request.time
+        if (age > this.windowMs) refuse(`time is ${Math.round(age / 1000)} s old; signed requests are accepted for ${this.windowMs / 1000} s (is a clock wrong?)`)
+        if (-age > this.windowMs) refuse(`time is ${Math.round(-age / 1000)} s ahead of this server's clock; at most ${this.windowMs / 1000} s is accepted`)
+        if (!signatureHeader) refuse('the signature header is missing')
+        const signature = signatureHeader!
+        if (!(await this.isSignedBy(raw, signature))) refuse('the signature does not match the body and the app\'s key')
+        this.forgetExpired(now)
+        const digest = createHash('sha256').update(raw).digest('hex')
+        if (this.seen.has(digest)) refuse('this signed request was already used; sign a new one')
+        this.seen.set(digest, request.time + this.windowMs)
+        return { body: request, raw, signature }
+    }
+
+    private async isSignedBy(raw: Buffer, header: string) {
+        const signature = Buffer.from(header, 'base64')
+        try {
+            return await webcrypto.subtle.verify({ name: signatureAlgorithm.name, hash: 'SHA-256' }, this.key, signature, raw)
+        } catch {
+            return false
+        }
+    }
+
+    private forgetExpired(now: number) {
+        for (const [digest, expires] of this.seen) if (expires < now) this.seen.delete(digest)
+    }
+}
