@@ -4,7 +4,7 @@
  */
 import type { LevelItem, ServerInfo, ServerItemDetails, ServerItemList } from '@sonolus/core'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { rm } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -183,7 +183,7 @@ test('--help prints every flag and exits 0', async () => {
         const exit = await exitOf(cli)
         assert.is(exit.code, 0, `shelf ${args.join(' ')}`)
         const help = cli.stdout.join('\n')
-        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts']) {
+        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts', '--no-sign-in', '--signature-key', '--session-secret', '--multiplayer-url']) {
             assert.ok(help.includes(flag), `shelf ${args.join(' ')} mentions ${flag}`)
         }
     }
@@ -195,6 +195,10 @@ test('usage errors exit with code 2 and say what is wrong on stderr', async () =
         [['serve', '--port', 'abc'], [/--port/, /abc/]],
         [['serve', '--port', '70000'], [/--port/, /70000/]],
         [['serve', '--name', 'BAD'], [/--name/, /BAD/]],
+        [['serve', '--address', 'example.com'], [/--address/, /example\.com/]],
+        [['serve', '--session-lifetime', '30'], [/--session-lifetime/, /30m/]],
+        [['serve', '--signature-window', '-5s'], [/--signature-window/]],
+        [['serve', '--multiplayer-url', 'https://rooms.test'], [/--multiplayer-url/, /wss:\/\//]],
         [['serv'], [/serv/]],
     ]
     for (const [args, patterns] of cases) {
@@ -204,6 +208,23 @@ test('usage errors exit with code 2 and say what is wrong on stderr', async () =
         for (const pattern of patterns) assert.match(cli.stderr(), pattern, `shelf ${args.join(' ')}`)
         assert.not.ok(cli.stdout.some((line) => line.startsWith('listening')), 'it does not start')
     }
+})
+
+test('serve prints the addresses sign-in accepts, and that rooms are on', async () => {
+    const { cli, url } = await serve(['--content', 'content', '--port', '0', '--multiplayer-url', 'wss://rooms.test/play'])
+    const signIn = await cli.line(/^  sign-in accepts requests signed for (.+)$/)
+    assert.equal(signIn[1]!.split(', '), [url])
+    await cli.line(/^  multiplayer rooms on, played at wss:\/\/rooms\.test\/play$/)
+    assert.is((await stop(cli)).code, 0)
+})
+
+test('a signature key file that is not a key stops the CLI with exit code 1 and says why', async () => {
+    const keyFile = join(scratch, 'not-a-key.json')
+    await writeFile(keyFile, '{"kty": "RSA"}')
+    const cli = shelf(['serve', '--host', '127.0.0.1', '--port', '0', '--cache', cache, '--content', 'content', '--signature-key', keyFile])
+    const exit = await exitOf(cli)
+    assert.is(exit.code, 1)
+    assert.match(cli.stderr(), /--signature-key .*expected an EC P-256 key/)
 })
 
 test('a content folder that does not exist stops the CLI with exit code 1 and names the folder', async () => {

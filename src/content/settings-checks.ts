@@ -16,18 +16,20 @@ export const checkSettings = (raw: Record<string, unknown>): SchemaIssue[] => {
     issues.push(...duplicates(configuration))
 
     for (const type of protocolTypes) {
-        const settings = raw[`${type}s`] as { searches?: { type: string; options?: OptionDeclaration[] }[]; sections?: { search?: string }[] } | undefined
+        const settings = raw[`${type}s`] as { searches?: Form[]; creates?: Form[]; sections?: { search?: string }[] } | undefined
         const searches = settings?.searches ?? []
-        searches.forEach((form, formIndex) => {
-            const options = (form.options ?? []).map((option, index) => [option, [`${type}s`, 'searches', formIndex, 'options', index]] as const)
-            issues.push(...options.flatMap(([option, path]) => checkOption(option, path)))
-            issues.push(...duplicates(options))
-            for (const [option, path] of options) {
-                if (configurationQueries.has(option.query)) {
-                    issues.push({ path: [...path, 'query'], message: `"${option.query}" is also a configuration option's query: the app sends both in one query string, so rename one` })
+        for (const kind of ['searches', 'creates'] as const) {
+            settings?.[kind]?.forEach((form, formIndex) => {
+                const options = (form.options ?? []).map((option, index) => [option, [`${type}s`, kind, formIndex, 'options', index]] as const)
+                issues.push(...options.flatMap(([option, path]) => checkOption(option, path)))
+                issues.push(...duplicates(options))
+                for (const [option, path] of options) {
+                    if (configurationQueries.has(option.query)) {
+                        issues.push({ path: [...path, 'query'], message: `"${option.query}" is also a configuration option's query: the app sends both in one query string, so rename one` })
+                    }
                 }
-            }
-        })
+            })
+        }
         settings?.sections?.forEach((section, index) => {
             const formType = section.search === undefined ? undefined : new URLSearchParams(section.search).get('type')
             if (formType && formType !== 'quick' && !searches.some((form) => form.type === formType)) {
@@ -37,6 +39,8 @@ export const checkSettings = (raw: Record<string, unknown>): SchemaIssue[] => {
     }
     return issues
 }
+
+type Form = { type: string; options?: OptionDeclaration[] }
 
 const checkOption = (option: OptionDeclaration, path: readonly (string | number)[]): SchemaIssue[] => {
     const issues: SchemaIssue[] = []

@@ -12,6 +12,8 @@ import type {
     PostItem,
     ReplayItem,
     RoomItem,
+    ServerAuthenticateResponse,
+    ServerCreateRoomResponse,
     ServerInfo,
     ServerItemCommunityCommentList,
     ServerItemCommunityInfo,
@@ -21,6 +23,7 @@ import type {
     ServerItemLeaderboardRecordDetails,
     ServerItemLeaderboardRecordList,
     ServerItemList,
+    ServerJoinRoomResponse,
     ServerLevelResultInfo,
     ServerMessage,
     SkinItem,
@@ -28,6 +31,10 @@ import type {
 } from '@sonolus/core'
 
 export type Responses = {
+    ServerAuthenticateResponse: ServerAuthenticateResponse
+    ServerCreateRoomResponse: ServerCreateRoomResponse
+    ServerJoinRoomResponse: ServerJoinRoomResponse
+    RoomDetails: ServerItemDetails<RoomItem>
     ServerInfo: ServerInfo
     ServerItemInfo: ServerItemInfo
     ServerLevelResultInfo: ServerLevelResultInfo
