@@ -14,6 +14,10 @@ export type ShelfOptions = {
     watch?: boolean
     /** Sign-in (E2) and sessions; on unless `enabled` is false. */
     signIn?: Partial<SignInOptions>
+    /** No writes at all: no create, action, comment or result forms, and their endpoints answer 404. */
+    readOnly?: boolean
+    /** How long an upload key waits for its files; 10 minutes by default. */
+    uploadKeyLifetimeMs?: number
     /** Multiplayer rooms (E6, E7); offered only when a multiplayer server's URL is given. */
     multiplayer?: Pick<MultiplayerOptions, 'url'> & Partial<MultiplayerOptions>
 }

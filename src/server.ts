@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { AcceptedAddresses } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
-import { multiplayerDefaults, type ShelfOptions } from './config.js'
+import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
@@ -14,6 +14,10 @@ import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { createApp } from './http/app.js'
 import { RoomRegistry } from './rooms/room-registry.js'
+import type { Flags } from './http/submissions.js'
+import { CatalogUpdates } from './updates/catalog-updates.js'
+import { ContentWriter } from './writes/content-writer.js'
+import { UploadKeys } from './writes/upload-keys.js'
 import { watchFolder } from './watch/watch-folder.js'
 
 export type ListenOptions = { port: number; host?: string }
@@ -89,16 +93,19 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
-    const watcher = options.watch
-        ? watchFolder(content, async (paths) => {
-              const started = performance.now()
-              await state.reload(paths)
-              // The swap is one assignment: a request holds the snapshot it started with to its end.
-              catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
-              events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
-              hashesSaver.schedule()
-          })
-        : undefined
+    const updates = new CatalogUpdates(
+        content,
+        async (paths) => {
+            const started = performance.now()
+            await state.reload(paths)
+            // The swap is one assignment: a request holds the snapshot it started with to its end.
+            catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
+            events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
+            hashesSaver.schedule()
+        },
+        options.watch === true,
+    )
+    const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths)) : undefined
     await watcher?.ready
 
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
@@ -113,7 +120,19 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         throw error
     })
     const multiplayer = options.multiplayer && { url: options.multiplayer.url, rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }) }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer }).callback())
+    // Players write only as themselves, so without sign-in the server is read-only too.
+    const writes =
+        options.readOnly || !auth.signInEnabled
+            ? undefined
+            : {
+                  writer: new ContentWriter(content, updates),
+                  currentCatalog: () => catalog,
+                  uploads: new UploadKeys<Flags>(options.uploadKeyLifetimeMs),
+                  uploadFolder: join(stateFolder, 'uploads'),
+                  uploadKeyHeader: protocolHeaders(options.name).uploadKey,
+                  contentRoot: content,
+              }
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes }).callback())
     const host = listen.host && listen.host !== '0.0.0.0' && listen.host !== '::' ? listen.host : 'localhost'
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

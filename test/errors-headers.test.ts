@@ -18,7 +18,7 @@ let sonolus: TestServer
 test.before(async () => {
     // Generating the response schemas blocks for seconds: do it before any socket is open.
     assertShape('ServerMessage', {})
-    ;[server, sonolus] = await Promise.all([startTestServer(), startTestServer({ name: 'sonolus', address: 'https://example.test' })])
+    ;[server, sonolus] = await Promise.all([startTestServer({ readOnly: true }), startTestServer({ name: 'sonolus', address: 'https://example.test' })])
 })
 
 test.after(async () => {
@@ -55,7 +55,7 @@ test('404 JSON: unknown type, unknown path, unknown item', async () => {
     }
 })
 
-test('404 JSON: POST to read routes and to features this server does not offer', async () => {
+test('404 JSON: POST to read routes, and on a read-only server to every write', async () => {
     const paths = [
         '/service/info',
         '/service/levels/info',

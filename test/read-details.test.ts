@@ -42,7 +42,7 @@ let draftServer: TestServer
 test.before(async () => {
     // Generating the response schemas blocks for seconds: do it before any socket is open.
     assertShape('ServerMessage', {})
-    ;[server, draftServer] = await Promise.all([startTestServer({ address }), startTestServer({ address, drafts: true })])
+    ;[server, draftServer] = await Promise.all([startTestServer({ address, readOnly: true }), startTestServer({ address, drafts: true, readOnly: true })])
 })
 
 test.after(async () => {
@@ -128,7 +128,7 @@ test('E12: nested items are complete records: a level carries its engine, the en
     assert.is(replay.level.name, 'night-drive')
 })
 
-test('E12: hasCommunity is true exactly for items with comments', async () => {
+test('E12: on a read-only server, hasCommunity is true exactly for items with comments', async () => {
     for (const record of reachable()) {
         const body = await details(record.type, record.name)
         assert.is(body.hasCommunity, readComments(record.type, record.name).length > 0, `${record.type}s/${record.name}`)
@@ -324,7 +324,7 @@ test('E23: a record lists its replays as full replay items', async () => {
 
 // ---------------------------------------------------------------- E3
 
-test('E3: level result info offers no submit forms', async () => {
+test('E3: a read-only server offers no result submit forms', async () => {
     const { status, body } = await get<{ submits?: unknown[] }>('/levels/result/info')
     assert.is(status, 200)
     assertShape('ServerLevelResultInfo', body)

@@ -26,7 +26,8 @@ Flags of serve:
   -h, --help        show this help
 
 Sign-in (on by default; the app signs in with a request signed by its own key):
-  --no-sign-in      turn sign-in off: no sign-in button, and no sessions
+  --no-sign-in      turn sign-in off: no sign-in button, no sessions, and no writes
+  --read-only       players cannot write: no create, action, comment or result forms
   --signature-key FILE
                     a public JWK file to verify sign-in and room requests with
                     (default: the app's official key)
@@ -77,6 +78,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 cache: { type: 'string' },
                 watch: { type: 'boolean', default: true },
                 'sign-in': { type: 'boolean', default: true },
+                'read-only': { type: 'boolean', default: false },
                 'signature-key': { type: 'string' },
                 'session-secret': { type: 'string' },
                 'session-lifetime': { type: 'string' },
@@ -98,6 +100,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             drafts: parsed.drafts,
             cache: parsed.cache,
             watch: parsed.watch,
+            readOnly: parsed['read-only'],
             signIn: {
                 enabled: parsed['sign-in'],
                 signatureKey: parsed['signature-key'],

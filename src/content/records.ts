@@ -13,6 +13,8 @@ export type ItemFields = {
     subtitle: LocalizedText
     artists: LocalizedText
     author: LocalizedText
+    /** The signed-in player who made the item, when a player did. */
+    authorId?: string
     description?: LocalizedText
     tags: TagRecord[]
     time?: number
@@ -55,6 +57,7 @@ export const normalizeFields = (type: ContentType, record: RawRecord): ItemField
         subtitle: (record.subtitle as LocalizedText | undefined) ?? '',
         artists: (record.artists as LocalizedText | undefined) ?? '',
         author: (record.author as LocalizedText | undefined) ?? '',
+        authorId: record.authorId as string | undefined,
         description: record.description as LocalizedText | undefined,
         tags: ((record.tags as unknown[] | undefined) ?? []).map(normalizeTag),
         time: parseTime(record.time),

@@ -67,9 +67,32 @@ export type TypeSettings = {
     paging: 'page' | 'cursor'
     searches: FormDeclaration[]
     sections: SectionDeclaration[]
-    /** What a signed-in player may make: for rooms, the settings of a new room. */
+    /** What a signed-in player may make: a new item of the type, or for rooms a new room's settings. */
     creates: FormDeclaration[]
+    /** What an item's author and the admins may do to it (`delete`, `edit`). */
+    actions: FormDeclaration[]
+    /** What a signed-in player may do in an item's community (`comment`). */
+    community: FormDeclaration[]
+    /** What may be done to one comment (`delete`, by its author or an admin). */
+    commentActions: FormDeclaration[]
+    /** Levels only: the forms of the result screen, which submit a replay. */
+    results: FormDeclaration[]
 }
+
+/** The form types Shelf knows what to do with, per kind of form. */
+export const actionFormTypes = {
+    actions: ['delete', 'edit'],
+    community: ['comment'],
+    commentActions: ['delete'],
+} as const
+
+/** Upload limits (server.yaml `limits`). */
+export type Limits = {
+    /** The largest file an upload may carry, unless its option's `validation.maxSize` says less. */
+    fileBytes: number
+}
+
+export const defaultLimits: Limits = { fileBytes: 20 * 1024 * 1024 }
 
 export type ServerSettings = {
     /** The file the settings came from, for problems about them. */
@@ -83,6 +106,9 @@ export type ServerSettings = {
     banner?: Resource
     /** Every request but sign-in and resources needs a session. */
     requireAuthentication: boolean
+    /** User ids that may edit and delete what anyone made. */
+    admins: string[]
+    limits: Limits
 }
 
 type RawTypeSettings = Partial<Omit<TypeSettings, 'paging'>> & { paging?: 'page' | 'cursor' }
@@ -99,6 +125,10 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
                     searches: settings.searches ?? [],
                     sections: settings.sections ?? [],
                     creates: settings.creates ?? [],
+                    actions: settings.actions ?? [],
+                    community: settings.community ?? [],
+                    commentActions: settings.commentActions ?? [],
+                    results: settings.results ?? [],
                 } satisfies TypeSettings,
             ]
         }),
@@ -112,5 +142,7 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
         configuration: (raw.configuration as { options?: OptionDeclaration[] } | undefined)?.options ?? [],
         types,
         requireAuthentication: (raw.requireAuthentication as boolean | undefined) ?? false,
+        admins: (raw.admins as string[] | undefined) ?? [],
+        limits: { ...defaultLimits, ...(raw.limits as Partial<Limits> | undefined) },
     }
 }

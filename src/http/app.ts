@@ -12,8 +12,11 @@ import { HttpError } from './http-error.js'
 import { requestState } from './request-state.js'
 import { cachedResponses } from './response-cache.js'
 import { authenticateRoutes } from './routes/authenticate.js'
+import { communityActionRoutes } from './routes/community-actions.js'
 import { communityRoutes } from './routes/community.js'
+import { createRoutes } from './routes/create.js'
 import { developmentRoutes } from './routes/development.js'
+import { itemActionRoutes } from './routes/item-actions.js'
 import { itemDetailsRoutes } from './routes/item-details.js'
 import { itemTypeRoutes } from './routes/item-types.js'
 import { leaderboardRoutes } from './routes/leaderboards.js'
@@ -22,15 +25,16 @@ import { repositoryRoutes } from './routes/repository.js'
 import { roomRoutes, type Multiplayer } from './routes/rooms.js'
 import { serverInfoRoutes } from './routes/server-info.js'
 import { sessionUser } from './session.js'
+import type { Writes } from './submissions.js'
 
-/** What the routes serve besides the catalog. */
-export type Services = { auth: Auth; multiplayer?: Multiplayer }
+/** What the routes serve besides the catalog; `writes` is absent on a read-only server. */
+export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes & { contentRoot: string } }
 
 /**
  * The HTTP side: thin routes mirroring the protocol's URL tree under `/{name}`, reading whichever
  * catalog snapshot is current when a request arrives.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer }: Services) => {
+export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes }: Services) => {
     const app = new Koa()
     const headers = protocolHeaders(options.name)
     app.use(errorsAsJson)
@@ -53,11 +57,16 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     router.use(cachedResponses)
     // Fixed paths first: they would otherwise be taken for item names.
     serverInfoRoutes(router, { signIn: auth.signInEnabled, rooms: multiplayer !== undefined })
-    levelResultRoutes(router)
+    levelResultRoutes(router, writes)
     roomRoutes(router, multiplayer, auth, headers)
-    itemTypeRoutes(router)
-    itemDetailsRoutes(router)
-    communityRoutes(router)
+    if (writes) {
+        createRoutes(router, writes)
+        itemActionRoutes(router, writes, writes.contentRoot)
+        communityActionRoutes(router, writes)
+    }
+    itemTypeRoutes(router, writes !== undefined)
+    itemDetailsRoutes(router, writes !== undefined)
+    communityRoutes(router, writes !== undefined)
     leaderboardRoutes(router)
     app.use(sessionless.routes())
     app.use(router.routes())

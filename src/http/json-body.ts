@@ -31,3 +31,6 @@ export const parseJsonBytes = (bytes: Buffer): unknown => {
         throw new HttpError(400, `the body is not JSON: ${(error as Error).message}`)
     }
 }
+
+/** A JSON body, parsed. */
+export const readJson = async (ctx: Context): Promise<unknown> => parseJsonBytes(await readJsonBytes(ctx))

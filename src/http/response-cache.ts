@@ -24,14 +24,15 @@ const cacheFor = (catalog: Catalog) => {
  * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
  * rendered, serialized, encoded and hashed for its ETag once, and revalidations are answered from
  * the stored ETag. The key is everything an answer depends on today: the URL (path, locale,
- * configuration, search values) and the source address. Answers that depend on who asks, or on
- * state outside the snapshot (rooms), are marked `Cache-Control: no-store` and are not kept.
+ * configuration, search values), the source address and the signed-in player. Answers that depend
+ * on state outside the snapshot (rooms) are marked `Cache-Control: no-store` and are not kept.
  */
 export const cachedResponses = async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()
-    const { catalog, renderer } = (ctx as ShelfContext).state.shelf
+    const { catalog, renderer, user } = (ctx as ShelfContext).state.shelf
     const cache = cacheFor(catalog)
-    const key = `${renderer.source}\n${ctx.url}`
+    // What a player is offered to do (their items' actions, their comments' delete) is theirs alone.
+    const key = `${renderer.source}\n${user?.id ?? ''}\n${ctx.url}`
     const hit = cache.get(key)
     if (hit) {
         ctx.type = 'application/json; charset=utf-8'

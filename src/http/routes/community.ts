@@ -1,6 +1,9 @@
 import type Router from '@koa/router'
 import type { ServerItemCommunityComment, ServerItemCommunityCommentList, ServerItemCommunityInfo } from '@sonolus/core'
+import type { ContentType } from '../../content/item-types.js'
 import type { CommentRecord } from '../../content/load.js'
+import { mayModify } from '../../writes/permissions.js'
+import { renderForm } from '../forms.js'
 import { pageSizes, paginate } from '../pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
@@ -8,14 +11,14 @@ import { itemParam, respond } from '../respond.js'
 /** How many of the newest comments the community block shows before "see all". */
 const topCommentCount = 3
 
-/** E15 and E18: an item's comments. */
-export const communityRoutes = (router: Router) => {
+/** E15 and E18: an item's comments, and what the player may do there. */
+export const communityRoutes = (router: Router, writable: boolean) => {
     router.get('/:type/:itemName/community/info', (ctx) => {
         const item = itemParam(ctx as ShelfContext)
         const state = (ctx as ShelfContext).state.shelf
         respond<ServerItemCommunityInfo>(ctx, {
-            actions: [],
-            topComments: item.comments.slice(0, topCommentCount).map((comment) => renderComment(state, comment)),
+            actions: writable ? state.catalog.settings.types[item.type].community.map((form) => renderForm(form, state.renderer)) : [],
+            topComments: item.comments.slice(0, topCommentCount).map((comment) => renderComment(state, item.type, comment, writable)),
         })
     })
 
@@ -25,15 +28,19 @@ export const communityRoutes = (router: Router) => {
         const page = paginate(item.comments, pageSizes.comments, state.query, 'page', (comment) => comment.name)
         respond<ServerItemCommunityCommentList>(ctx, {
             pageCount: page.pageCount,
-            comments: page.items.map((comment) => renderComment(state, comment)),
+            comments: page.items.map((comment) => renderComment(state, item.type, comment, writable)),
         })
     })
 }
 
-const renderComment = (state: RequestState, comment: CommentRecord): ServerItemCommunityComment => ({
+/** A comment, with the actions its author and the admins may take on it. */
+const renderComment = (state: RequestState, type: ContentType, comment: CommentRecord, writable: boolean): ServerItemCommunityComment => ({
     name: comment.name,
     author: state.renderer.text(comment.author),
     time: comment.time,
     content: comment.content,
-    actions: [],
+    actions:
+        writable && mayModify(state.user, comment.authorId, state.catalog.settings.admins)
+            ? state.catalog.settings.types[type].commentActions.map((form) => renderForm(form, state.renderer))
+            : [],
 })

@@ -1,22 +1,24 @@
 import type Router from '@koa/router'
 import type { ServerItemDetails, ServerItemSection } from '@sonolus/core'
-import type { CatalogItem } from '../../catalog/catalog.js'
+import type { Catalog, CatalogItem } from '../../catalog/catalog.js'
 import { contentTypeInfos, type ContentType } from '../../content/item-types.js'
 import type { AnyItem } from '../../catalog/render-item.js'
+import { mayModify } from '../../writes/permissions.js'
+import { renderForm } from '../forms.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
 import { renderSection, sectionSize } from '../sections.js'
 
-/** E12: one item's page, with what relates to it. */
-export const itemDetailsRoutes = (router: Router) => {
+/** E12: one item's page, with what relates to it and what the player may do to it. */
+export const itemDetailsRoutes = (router: Router, writable: boolean) => {
     router.get('/:type/:itemName', (ctx) => {
         const item = itemParam(ctx as ShelfContext)
         const state = (ctx as ShelfContext).state.shelf
         respond<ServerItemDetails<AnyItem>>(ctx, {
             item: state.renderer.item(item),
             description: state.renderer.optionalText(item.fields.description),
-            actions: [],
-            hasCommunity: item.comments.length > 0,
+            actions: writable && mayModify(state.user, item.fields.authorId, state.catalog.settings.admins) ? state.catalog.settings.types[item.type].actions.map((form) => renderForm(form, state.renderer)) : [],
+            hasCommunity: hasCommunity(state.catalog, item, writable),
             leaderboards: state.catalog.leaderboardsOf(item).map((leaderboard) => ({
                 name: leaderboard.name,
                 title: state.renderer.text(leaderboard.title),
@@ -26,6 +28,10 @@ export const itemDetailsRoutes = (router: Router) => {
         })
     })
 }
+
+/** Whether the item has comments to read, or a place to write one. Single-file posts have no folder for them. */
+const hasCommunity = (catalog: Catalog, item: CatalogItem, writable: boolean) =>
+    item.comments.length > 0 || (writable && catalog.settings.types[item.type].community.length > 0 && item.file.split('/').length > 2)
 
 /** Section titles are the app's own text keys, so every player reads them in their language. */
 const usedByTitles: Record<ContentType, string> = {

@@ -9,14 +9,15 @@ import type { RequestState, ShelfContext } from '../request-state.js'
 import { protocolTypeParam, respond } from '../respond.js'
 import { declaredSectionText, renderSection } from '../sections.js'
 
-/** E8 and E9: a type's landing page and its searchable list. Rooms and users have none yet. */
-export const itemTypeRoutes = (router: Router) => {
+/** E8 and E9: a type's landing page (with its create forms when players may write) and its searchable list. */
+export const itemTypeRoutes = (router: Router, writable: boolean) => {
     router.get('/:type/info', (ctx) => {
         const type = protocolTypeParam(ctx)
         const state = (ctx as ShelfContext).state.shelf
         const settings = state.catalog.settings.types[type]
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
+            creates: writable && isContentType(type) ? settings.creates.map((form) => renderForm(form, state.renderer)) : undefined,
             searches: settings.searches.map((form) => renderForm(form, state.renderer)),
             sections: isContentType(type) ? sections(state, type) : [],
         })

@@ -1,10 +1,60 @@
 import type Router from '@koa/router'
 import type { ServerLevelResultInfo } from '@sonolus/core'
+import { contentTypeInfos } from '../../content/item-types.js'
+import { generatedName } from '../../writes/content-writer.js'
+import { recordFile, recordFromValues } from '../../writes/item-files.js'
+import { renderForm } from '../forms.js'
+import { HttpError, notFound } from '../http-error.js'
+import type { ShelfContext } from '../request-state.js'
 import { respond } from '../respond.js'
+import { answerSubmit, answerUpload, readSubmission, requireServed, type Writes } from '../submissions.js'
 
-/** E3: result submission is not offered yet, which an empty list of submit forms says. */
-export const levelResultRoutes = (router: Router) => {
+const sha1Hex = /^[0-9a-f]{40}$/
+
+/** The parts of the submitted replay Shelf reads; the rest is the app's summary, kept as text. */
+type SubmittedReplay = { title?: unknown; subtitle?: unknown; level?: { name?: unknown }; data?: { hash?: unknown }; configuration?: { hash?: unknown } }
+
+/** Display text from the app, bounded: it becomes a field of a file in the folder. */
+const summary = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : '')
+
+/**
+ * E3, E4 and E5: the result screen. A submitted result becomes a replay of the level,
+ * `replays/<name>/` with the replay's data and configuration as the app recorded them.
+ */
+export const levelResultRoutes = (router: Router, writes: Writes | undefined) => {
     router.get('/levels/result/info', (ctx) => {
-        respond<ServerLevelResultInfo>(ctx, { submits: [] })
+        const state = (ctx as ShelfContext).state.shelf
+        const forms = writes ? state.catalog.settings.types.level.results : []
+        respond<ServerLevelResultInfo>(ctx, { submits: forms.map((form) => renderForm(form, state.renderer)) })
     })
+    if (!writes) return
+
+    router.post('/levels/result/submit', async (ctx) => {
+        const { catalog } = (ctx as ShelfContext).state.shelf
+        const submission = await readSubmission(ctx, catalog.settings.types.level.results, 'result')
+        const replay = submission.body.replay as SubmittedReplay | undefined
+        const hashes = [replay?.data?.hash, replay?.configuration?.hash]
+        if (!replay || typeof replay.level?.name !== 'string' || !hashes.every((hash) => typeof hash === 'string' && sha1Hex.test(hash))) {
+            throw new HttpError(400, '"replay" must be the ReplayItem of the play: its level, and its data and configuration with their SHA-1 hashes')
+        }
+        const levelName = replay.level.name
+        if (!catalog.get('level', levelName)) notFound(`level "${levelName}" is not on this server`)
+        const [dataHash, configurationHash] = hashes as [string, string]
+        const { user } = submission
+        const name = generatedName()
+        await answerSubmit(ctx, writes, user, [{ hash: dataHash }, { hash: configurationHash }], async (uploaded) => {
+            const files = { data: uploaded.get(dataHash)!, configuration: uploaded.get(configurationHash)! }
+            for (const [role, bytes] of Object.entries(files)) {
+                if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new HttpError(400, `the replay's ${role} must be gzip-compressed JSON, as the app records it`)
+            }
+            const { record } = recordFromValues('replay', submission.values)
+            const fields = { title: summary(replay.title) || user.name, subtitle: summary(replay.subtitle), author: user.name, ...record, authorId: user.id, time: new Date().toISOString(), level: levelName }
+            // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
+            const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, { 'item.yaml': recordFile(fields, user), ...files })
+            await requireServed(writes, 'replay', name, unit)
+            return {}
+        })
+    })
+
+    router.post('/levels/result/upload', (ctx) => answerUpload(ctx, writes))
 }

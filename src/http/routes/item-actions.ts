@@ -1,0 +1,74 @@
+import type Router from '@koa/router'
+import type { ServerSubmitItemActionResponse } from '@sonolus/core'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseDocument } from 'yaml'
+import type { CatalogItem } from '../../catalog/catalog.js'
+import { candidateFiles } from '../../content/resources.js'
+import { recordFromValues, resourceFileName, type FormValues } from '../../writes/item-files.js'
+import { mayModify } from '../../writes/permissions.js'
+import type { UploadedFiles } from '../../writes/upload-keys.js'
+import { HttpError } from '../http-error.js'
+import type { ShelfContext } from '../request-state.js'
+import { itemParam } from '../respond.js'
+import { answerSubmit, answerUpload, expectedFiles, readSubmission, type Flags, type Writes } from '../submissions.js'
+
+type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
+
+/** The item's folder (`levels/x`), or its one file for a single-file post (`posts/x.md`). */
+export const unitOf = (item: CatalogItem) => {
+    const parts = item.file.split('/')
+    return parts.length === 2 ? { folder: undefined, file: item.file } : { folder: parts.slice(0, 2).join('/'), file: item.file }
+}
+
+/**
+ * E13 and E14: what an item's author and the admins may do to it. `delete` removes its files;
+ * `edit` rewrites the fields and files its options name, in its `item.yaml`.
+ */
+export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: string) => {
+    router.post('/:type/:itemName/submit', async (ctx) => {
+        const item = itemParam(ctx as ShelfContext)
+        const { settings } = (ctx as ShelfContext).state.shelf.catalog
+        const submission = await readSubmission(ctx, settings.types[item.type].actions, `${item.type} action`)
+        if (!mayModify(submission.user, item.fields.authorId, settings.admins)) {
+            throw new HttpError(403, `only the player who made ${item.type} "${item.name}" or an admin may ${submission.form.type} it`)
+        }
+        const act =
+            submission.form.type === 'delete'
+                ? () => deleteItem(writes, item)
+                : (uploaded: UploadedFiles) => editItem(writes, contentRoot, item, submission.values, uploaded)
+        await answerSubmit(ctx, writes, submission.user, expectedFiles(submission), act)
+    })
+
+    router.post('/:type/:itemName/upload', async (ctx) => {
+        itemParam(ctx as ShelfContext)
+        await answerUpload(ctx, writes)
+    })
+}
+
+const deleteItem = async (writes: Writes, item: CatalogItem): Promise<Flags> => {
+    const { folder, file } = unitOf(item)
+    if (folder) await writes.writer.removeItem(...(folder.split('/') as [string, string]))
+    else await writes.writer.updateFiles([{ path: file }])
+    return { shouldRemoveItem: true } satisfies ActionFlags
+}
+
+const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, values: FormValues, uploaded: UploadedFiles): Promise<Flags> => {
+    const { folder, file } = unitOf(item)
+    if (!folder || !file.endsWith('/item.yaml')) throw new HttpError(400, `${item.type} "${item.name}" is kept as ${file}; only items kept as item.yaml can be edited from the app`)
+    const { record, files } = recordFromValues(item.type, values)
+    // The document is edited in place, so the comments and layout of a hand-written file survive.
+    const document = parseDocument(await readFile(join(contentRoot, file), 'utf8'))
+    for (const [field, value] of Object.entries(record)) document.set(field, value)
+    const changes: { path: string; bytes?: Buffer | string }[] = []
+    for (const { role, hash } of files) {
+        const bytes = uploaded.get(hash)!
+        const fileName = resourceFileName(role, bytes)
+        // The new file replaces whichever file held the role before, whatever its extension.
+        changes.push(...candidateFiles(role.role, role.kind).filter((candidate) => candidate !== fileName).map((candidate) => ({ path: `${folder}/${candidate}` })))
+        changes.push({ path: `${folder}/${fileName}`, bytes })
+    }
+    changes.push({ path: file, bytes: document.toString({ lineWidth: 0 }) })
+    await writes.writer.updateFiles(changes)
+    return { shouldUpdateItem: true } satisfies ActionFlags
+}
