@@ -13,6 +13,7 @@ import type {
     ReplayItem,
     RoomItem,
     ServerAuthenticateResponse,
+    ServerCreateItemResponse,
     ServerCreateRoomResponse,
     ServerInfo,
     ServerItemCommunityCommentList,
@@ -25,6 +26,9 @@ import type {
     ServerItemList,
     ServerJoinRoomResponse,
     ServerLevelResultInfo,
+    ServerSubmitItemCommunityActionResponse,
+    ServerSubmitLevelResultResponse,
+    ServerUploadItemResponse,
     ServerMessage,
     SkinItem,
     UserItem,
@@ -33,6 +37,10 @@ import type {
 export type Responses = {
     ServerAuthenticateResponse: ServerAuthenticateResponse
     ServerCreateRoomResponse: ServerCreateRoomResponse
+    ServerCreateItemResponse: ServerCreateItemResponse
+    ServerUploadItemResponse: ServerUploadItemResponse
+    ServerSubmitItemCommunityActionResponse: ServerSubmitItemCommunityActionResponse
+    ServerSubmitLevelResultResponse: ServerSubmitLevelResultResponse
     ServerJoinRoomResponse: ServerJoinRoomResponse
     RoomDetails: ServerItemDetails<RoomItem>
     ServerInfo: ServerInfo
