@@ -62,7 +62,9 @@ export class ContentWriter {
                 if (!existsSync(absolute)) continue
                 await rm(absolute, { force: true })
             } else {
-                await mkdir(dirname(absolute), { recursive: true })
+                // A folder made here (an item's first comment) is news the watcher will report too.
+                const created = await mkdir(dirname(absolute), { recursive: true })
+                if (created) changed.push(relative(this.root, created).split(sep).join('/'))
                 await writeFileAtomic(absolute, bytes)
             }
             changed.push(path)

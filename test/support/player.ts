@@ -43,16 +43,16 @@ export const signInPlayer = async (target: TestServer | (() => TestServer), sign
                 }),
             ),
         upload: (path, key, files) => uploadFiles(current(), path, key, files, session),
-        get: async (path) => answerOf(await fetch(`${current().root}${path}`, { headers: { 'Service-Session': session } })),
+        get: async <T>(path: string) => answerOf<T>(await fetch(`${current().root}${path}`, { headers: { 'Service-Session': session } })),
     }
 }
 
 /** A multipart upload as the app sends it: one `files` part per file, named by its hash. */
-export const uploadFiles = async (server: TestServer, path: string, key: string | undefined, files: Buffer[], session?: string) => {
+export const uploadFiles = async (server: TestServer, path: string, key: string | undefined, files: Buffer[], session?: string): Promise<Answer> => {
     const form = new FormData()
     for (const file of files) form.append('files', new Blob([new Uint8Array(file)]), 'file')
     const headers: Record<string, string> = {}
     if (key !== undefined) headers['Service-Upload-Key'] = key
     if (session !== undefined) headers['Service-Session'] = session
-    return answerOf(await fetch(`${server.root}${path}`, { method: 'POST', headers, body: form }))
+    return answerOf<Record<string, unknown>>(await fetch(`${server.root}${path}`, { method: 'POST', headers, body: form }))
 }
