@@ -44,6 +44,8 @@ export const readUploadedFiles = async (ctx: Context, expected: readonly string[
             maxTotalFileSize: limits.fileBytes * expected.length,
             allowEmptyFiles: true,
             minFileSize: 0,
+            // Uploads carry files only; a few fields are tolerated, not megabytes of them.
+            maxFieldsSize: 64 * 1024,
         },
     })
     try {

@@ -59,7 +59,11 @@ const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, 
     const { record, files } = recordFromValues(item.type, values)
     // The document is edited in place, so the comments and layout of a hand-written file survive.
     const document = parseDocument(await readFile(join(contentRoot, file), 'utf8'))
-    for (const [field, value] of Object.entries(record)) document.set(field, value)
+    for (const [field, value] of Object.entries(record)) {
+        // `meta` is merged key by key: an edit form need not repeat every key to keep it.
+        if (field === 'meta') for (const [key, entry] of Object.entries(value as Record<string, unknown>)) document.setIn(['meta', key], entry)
+        else document.set(field, value)
+    }
     const changes: { path: string; bytes?: Buffer | string }[] = []
     for (const { role, hash } of files) {
         const bytes = uploaded.get(hash)!
