@@ -28,7 +28,7 @@ export const createRoutes = (router: Router, writes: Writes) => {
         const missing = info.resources.filter(({ role, optional }) => !optional && !files.some((file) => file.role.role === role))
         if (missing.length) throw new HttpError(400, `a ${type} needs ${missing.map(({ role }) => `"${role}"`).join(', ')}: give a file for each`)
         const name = generatedName()
-        const complete = { author: user.name, ...record, authorId: user.id, time: new Date().toISOString() }
+        const complete = { ...record, author: record.author ?? user.name, authorId: user.id, time: new Date().toISOString() }
         await answerSubmit(ctx, writes, user, expectedFiles(submission), async (uploaded) => {
             const itemFiles: Record<string, Buffer | string> = { 'item.yaml': recordFile(complete, user) }
             for (const { role, hash } of files) {
