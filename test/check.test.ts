@@ -3,47 +3,15 @@
  * by its exit code (0 no problems, 1 any problem or an unusable folder, 2 a usage error), its
  * output, and the folder it checked, which it must leave exactly as it was.
  */
-import { spawn } from 'node:child_process'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Problem } from '../src/content/problems.js'
 import { snapshotTree } from './support/fixtures.js'
+import { describeRun, runShelf, type Run } from './support/run-cli.js'
 import { copyContent, exampleContent, temporaryFolder } from './support/server.js'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
-/** Generous: the child compiles the sources with tsx before it can print anything. */
-const deadline = 60_000
-
-type Run = { args: string[]; code: number | null; stdout: string; stderr: string }
-
-/** `node --import tsx src/cli/main.ts …args` in the repository; resolves when it exits. */
-const shelf = (args: string[]) =>
-    new Promise<Run>((resolve, reject) => {
-        const env: NodeJS.ProcessEnv = { ...process.env }
-        delete env.PORT
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'] })
-        let stdout = ''
-        let stderr = ''
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-        const timer = setTimeout(() => {
-            child.kill('SIGKILL')
-            reject(new Error(`shelf ${args.join(' ')} still running after ${deadline} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`))
-        }, deadline)
-        child.once('error', (error) => {
-            clearTimeout(timer)
-            reject(error)
-        })
-        child.once('close', (code) => {
-            clearTimeout(timer)
-            resolve({ args, code, stdout, stderr })
-        })
-    })
-
-const describe = (run: Run) => `shelf ${run.args.join(' ')} exited ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '')
 
 /** `[severity ]file:line:column  field: message`, as a person reads it and an editor jumps to it. */
@@ -79,11 +47,11 @@ test.before(async () => {
     brokenBefore = await snapshotTree(broken)
     // The runs only read, so they may run side by side.
     const [example, brokenText, brokenJson, missing, unknownFlag] = await Promise.all([
-        shelf(['check', 'content']),
-        shelf(['check', broken]),
-        shelf(['check', broken, '--format', 'json']),
-        shelf(['check', join(scratch, 'no-such-folder')]),
-        shelf(['check', 'content', '--bogus']),
+        runShelf(['check', 'content']),
+        runShelf(['check', broken]),
+        runShelf(['check', broken, '--format', 'json']),
+        runShelf(['check', join(scratch, 'no-such-folder')]),
+        runShelf(['check', 'content', '--bogus']),
     ])
     Object.assign(runs, { example, broken: brokenText, brokenJson, missing, unknownFlag })
     exampleAfter = await snapshotTree(exampleContent)
@@ -97,10 +65,10 @@ test.after(async () => {
 
 test('the example content: exit 0 and a "no problems" line', () => {
     const run = runs.example
-    assert.is(run.code, 0, describe(run))
+    assert.is(run.code, 0, describeRun(run))
     const output = lines(run.stdout)
     assert.is(output.length, 1, `only the summary line:\n${run.stdout}`)
-    assert.match(output[0]!, /^no problems in content \(\d+ items\)$/, describe(run))
+    assert.match(output[0]!, /^no problems in content \(\d+ items\)$/, describeRun(run))
     assert.is(run.stderr, '', 'nothing on stderr')
 })
 
@@ -117,7 +85,7 @@ test('checking writes nothing into the folder checked (no .shelf, no changed fil
 
 test('a folder with two problems: exit 1, each printed as "file:line:column  field: message", then a count', () => {
     const run = runs.broken
-    assert.is(run.code, 1, describe(run))
+    assert.is(run.code, 1, describeRun(run))
     const output = lines(run.stdout)
     const printed = output.filter((line) => problemLine.test(line)).map((line) => {
         const [, severity, file, lineNumber, column, field, message] = problemLine.exec(line)!
@@ -145,7 +113,7 @@ test('a folder with two problems: exit 1, each printed as "file:line:column  fie
 
 test('--format json: the same problems as JSON { folder, problems }, exit 1', () => {
     const run = runs.brokenJson
-    assert.is(run.code, 1, describe(run))
+    assert.is(run.code, 1, describeRun(run))
     let report: { folder: string; problems: Problem[] }
     try {
         report = JSON.parse(run.stdout) as typeof report
@@ -180,15 +148,15 @@ test('--format json: the same problems as JSON { folder, problems }, exit 1', ()
 
 test('a folder that does not exist: exit 1 and a message naming it', () => {
     const run = runs.missing
-    assert.is(run.code, 1, describe(run))
-    assert.ok(run.stderr.includes(join(scratch, 'no-such-folder')), describe(run))
+    assert.is(run.code, 1, describeRun(run))
+    assert.ok(run.stderr.includes(join(scratch, 'no-such-folder')), describeRun(run))
     assert.match(run.stderr, /does not exist/)
     assert.not.match(run.stdout, /no problems/, 'it does not pass')
 })
 
 test('an unknown flag: exit 2 and a message naming it', () => {
     const run = runs.unknownFlag
-    assert.is(run.code, 2, describe(run))
+    assert.is(run.code, 2, describeRun(run))
     assert.match(run.stderr, /--bogus/)
     assert.not.match(run.stdout, /problem/, 'nothing is checked')
 })
