@@ -121,15 +121,15 @@ const problemAt = (field: string, marker: string): Problem => {
 
 test('an item action of a type Shelf cannot do names the ones it can', () => {
     const problem = problemAt('levels.actions[0].type', 'action type')
-    assert.match(problem.message, /^"report" is not an item action Shelf can do: /)
+    assert.match(problem.message, /^"report" is not an item action Shelf can do, so the form is left out: /)
     assert.match(problem.message, /Shelf knows "delete" \(removes the item and its files\) and "edit" \(sets the fields and files its options name\)$/)
 })
 
 test('a community action that is not a comment, and a comment action that is not a delete', () => {
     const community = problemAt('posts.community[0].type', 'community type')
-    assert.match(community.message, /^"like" is not a community action Shelf can do: Shelf knows "comment" /)
+    assert.match(community.message, /^"like" is not a community action Shelf can do, so the form is left out: Shelf knows "comment" /)
     const comment = problemAt('replays.commentActions[0].type', 'comment action type')
-    assert.match(comment.message, /^"hide" is not a comment action Shelf can do: Shelf knows "delete" \(removes the comment\)$/)
+    assert.match(comment.message, /^"hide" is not a comment action Shelf can do, so the form is left out: Shelf knows "delete" \(removes the comment\)$/)
 })
 
 test('a comment form needs a "content" option, of type textArea or text', () => {

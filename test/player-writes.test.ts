@@ -37,7 +37,12 @@ test.before(async () => {
     cache = await temporaryFolder('shelf-writes-state-')
     // Bob is an admin of this copy: he may delete what others made.
     const serverYaml = join(content, 'server.yaml')
-    await writeFile(serverYaml, (await readFile(serverYaml, 'utf8')).replace('admins: []', 'admins: [bob-id]'))
+    // And the edit form also sets `subtitle`, which posts do not have: such an edit must be undone.
+    const declared = (await readFile(serverYaml, 'utf8'))
+        .replace('admins: []', 'admins: [bob-id]')
+        .replace('  actions: &item-actions\n    - type: edit\n      title: "#EDIT"\n      icon: edit\n      options:\n', '$&        - { query: subtitle, type: text, name: "#SUBTITLE" }\n')
+    assert.match(declared, /query: subtitle/)
+    await writeFile(serverYaml, declared)
     server = await start()
     alice = await signInPlayer(() => server, signer, 'alice-id', 'Alice')
     bob = await signInPlayer(() => server, signer, 'bob-id', 'Bob')
@@ -220,6 +225,19 @@ test('item actions: offered to the author and admins; edit rewrites item.yaml; o
     assert.is(details.body.item.title, 'Hello again')
     assert.is(details.body.description, 'Edited.')
     assert.match(await readFile(join(content, 'posts', postName, 'item.yaml'), 'utf8'), /^# Made by Alice#1000[^\n]*\n/, 'the rest of the file is kept')
+})
+
+test('an edit that would break the item is undone, and the answer says why', async () => {
+    const file = join(content, 'posts', postName, 'item.yaml')
+    const before = await readFile(file, 'utf8')
+    const broken = await alice.submit(`/posts/${postName}/submit`, { type: 'edit', title: 'With a subtitle', subtitle: 'posts have none' })
+    assertJsonError(broken, 400, 'an edit writing a field posts do not have')
+    assert.match(broken.body.message!, /the edit was not accepted: .*subtitle/)
+    assert.is(await readFile(file, 'utf8'), before, 'the record is as it was')
+    const details = await getJson<{ item: PostItem }>(`${server.root}/posts/${postName}`)
+    assert.is(details.body.item.title, 'Hello again')
+    const problems = await getJson<{ problems: unknown[] }>(`${server.url}/_shelf/problems`)
+    assert.not.ok(JSON.stringify(problems.body).includes(postName), 'and no problem is left behind')
 })
 
 test('submit a result: it becomes a replay of the level with the app\'s own data', async () => {

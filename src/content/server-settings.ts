@@ -111,6 +111,9 @@ export type ServerSettings = {
     limits: Limits
 }
 
+/** Forms of a type Shelf cannot carry out are never offered (the settings checks say so). */
+const knownForms = (forms: FormDeclaration[] | undefined, known: readonly string[]) => (forms ?? []).filter((form) => known.includes(form.type))
+
 type RawTypeSettings = Partial<Omit<TypeSettings, 'paging'>> & { paging?: 'page' | 'cursor' }
 
 export const normalizeServerSettings = (raw: Record<string, unknown>, file: string | undefined): ServerSettings => {
@@ -125,9 +128,9 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
                     searches: settings.searches ?? [],
                     sections: settings.sections ?? [],
                     creates: settings.creates ?? [],
-                    actions: settings.actions ?? [],
-                    community: settings.community ?? [],
-                    commentActions: settings.commentActions ?? [],
+                    actions: knownForms(settings.actions, actionFormTypes.actions),
+                    community: knownForms(settings.community, actionFormTypes.community),
+                    commentActions: knownForms(settings.commentActions, actionFormTypes.commentActions),
                     results: settings.results ?? [],
                 } satisfies TypeSettings,
             ]

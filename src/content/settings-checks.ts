@@ -91,7 +91,7 @@ const checkWriteForms = (type: ProtocolType, settings: TypeForms): SchemaIssue[]
         const known = Object.entries(meanings).map(([name, meaning]) => `"${name}" (${meaning})`)
         settings[kind]?.forEach((form, index) => {
             if (!(actionFormTypes[kind] as readonly string[]).includes(form.type)) {
-                issues.push({ path: [plural, kind, index, 'type'], message: `"${form.type}" is not ${what} Shelf can do: Shelf knows ${listOf(known)}` })
+                issues.push({ path: [plural, kind, index, 'type'], message: `"${form.type}" is not ${what} Shelf can do, so the form is left out: Shelf knows ${listOf(known)}` })
             }
         })
     }

@@ -100,6 +100,10 @@ export const answerUpload = async (ctx: Context, writes: Writes) => {
     respond(ctx, await upload.complete(files))
 }
 
+/** The errors of one item's files in a snapshot, as a player can be shown them. */
+export const unitErrors = (catalog: Catalog, unit: string) =>
+    catalog.problems.filter((problem) => problem.severity === 'error' && (problem.file === unit || problem.file.startsWith(`${unit}/`))).map(formatProblem)
+
 /**
  * After a player's item is written and reloaded, it must be served; if its files have a problem
  * (say, a form that gives no engine while levels need one) they are removed again and the
@@ -108,7 +112,7 @@ export const answerUpload = async (ctx: Context, writes: Writes) => {
 export const requireServed = async (writes: Writes, type: ContentType, name: string, unit: string) => {
     const catalog = writes.currentCatalog()
     if (catalog.get(type, name)) return
-    const problems = catalog.problems.filter((problem) => problem.file === unit || problem.file.startsWith(`${unit}/`))
+    const errors = unitErrors(catalog, unit)
     await writes.writer.removeItem(...(unit.split('/') as [string, string]))
-    throw new HttpError(400, `the new ${type} was not accepted: ${problems.map(formatProblem).join('; ') || 'it could not be loaded'}`)
+    throw new HttpError(400, `the new ${type} was not accepted: ${errors.join('; ') || 'it could not be loaded'}`)
 }

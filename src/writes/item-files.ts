@@ -50,7 +50,8 @@ export const resourceFileName = ({ role, kind }: ResourceRole, bytes: Buffer): s
 
 /** The record file of an item a player made: YAML, as an author would write it, saying who made it. */
 export const recordFile = (record: Record<string, unknown>, user: SessionUser) =>
-    `# Made by ${user.name}#${user.handle} on this server.\n${stringify(record, { lineWidth: 0 })}`
+    // The comment line must stay one line, whatever the profile's name holds.
+    `# Made by ${`${user.name}#${user.handle}`.replace(/[\r\n]+/g, ' ')} on this server.\n${stringify(record, { lineWidth: 0 })}`
 
 export type FormValues = { query: string; type: string; value: unknown }[]
 

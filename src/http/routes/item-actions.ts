@@ -11,7 +11,7 @@ import type { UploadedFiles } from '../../writes/upload-keys.js'
 import { HttpError } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { itemParam } from '../respond.js'
-import { answerSubmit, answerUpload, expectedFiles, readSubmission, type Flags, type Writes } from '../submissions.js'
+import { answerSubmit, answerUpload, expectedFiles, readSubmission, unitErrors, type Flags, type Writes } from '../submissions.js'
 
 type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
 
@@ -73,6 +73,14 @@ const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, 
         changes.push({ path: `${folder}/${fileName}`, bytes })
     }
     changes.push({ path: file, bytes: document.toString({ lineWidth: 0 }) })
+    // An edit that breaks the item is undone: the files go back as they were, and the answer says why.
+    const before = new Set(unitErrors(writes.currentCatalog(), folder))
+    const previous = await Promise.all(changes.map(async ({ path }) => ({ path, bytes: await readFile(join(contentRoot, path)).catch(() => undefined) })))
     await writes.writer.updateFiles(changes)
+    const errors = unitErrors(writes.currentCatalog(), folder).filter((error) => !before.has(error))
+    if (errors.length) {
+        await writes.writer.updateFiles(previous)
+        throw new HttpError(400, `the edit was not accepted: ${errors.join('; ')}`)
+    }
     return { shouldUpdateItem: true } satisfies ActionFlags
 }
