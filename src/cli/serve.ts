@@ -31,6 +31,8 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         if (!options.address) console.log('  (a server reached by any other address, a public one say, needs --address)')
     }
     if (options.multiplayer) console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
+    if (options.readOnly) console.log('  read-only: players cannot create, comment or submit results')
+    else if (options.signIn?.enabled !== false) console.log('  signed-in players write into this folder through the forms of server.yaml (--read-only turns that off)')
     if (options.watch) {
         console.log('  following changes of the folder; problems also at /_shelf/problems')
         let shown = new Set(catalog.problems.map(formatProblem))
