@@ -17,8 +17,9 @@ export type PendingUpload<Result> = {
 
 /** Long enough to pick and send files on a phone, short enough that keys do not pile up. */
 export const defaultUploadLifetimeMs = 10 * 60_000
-/** Keys waiting at once; past this a submit is refused until some expire. */
+/** Keys waiting at once, in all and per player; past these a submit is refused until some expire. */
 const maxPending = 10_000
+const maxPendingPerUser = 20
 
 /**
  * Upload keys (§2.3): 128 random bits, bound to the user, the endpoint and the hashes a submit
@@ -32,6 +33,8 @@ export class UploadKeys<Result> {
     issue(upload: PendingUpload<Result>, now = Date.now()) {
         this.forgetExpired(now)
         if (this.pending.size >= maxPending) throw new HttpError(400, 'too many uploads are waiting; try again in a few minutes')
+        const own = [...this.pending.values()].filter((pending) => pending.userId === upload.userId).length
+        if (own >= maxPendingPerUser) throw new HttpError(400, `you have ${own} uploads waiting for their files: finish or abandon some (they expire) first`)
         const key = randomBytes(16).toString('base64url')
         this.pending.set(key, { ...upload, expiresAt: now + this.lifetimeMs })
         return key
