@@ -9,6 +9,7 @@
  */
 import { createServer, type OutgoingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { UNCACHED_PARAMETER } from './search-queries.js'
 
 /** One answer as it travels to the child (the body as base64, since IPC carries JSON). */
 export interface CeilingAnswer {
@@ -27,7 +28,10 @@ interface Prepared {
     body: Buffer
 }
 
-const keyOf = (url: string, ifNoneMatch: string) => `${ifNoneMatch}\n${url}`
+const uncached = new RegExp(`&${UNCACHED_PARAMETER}=\\d+$`)
+
+/** The answer's key; the number that keeps Shelf from answering a quick search from its cache is left out. */
+const keyOf = (url: string, ifNoneMatch: string) => `${ifNoneMatch}\n${url.replace(uncached, '')}`
 
 function serve(answers: CeilingAnswer[]): void {
     const table = new Map<string, Prepared>()

@@ -173,7 +173,7 @@ function chance(random: Random, probability: number): boolean {
 // Word lists: enough variety that quick search and filters match realistic fractions
 // ---------------------------------------------------------------------------------------------
 
-const ADJECTIVES = [
+export const ADJECTIVES = [
     'Neon', 'Crimson', 'Silent', 'Electric', 'Midnight', 'Golden', 'Broken', 'Frozen', 'Endless',
     'Velvet', 'Hidden', 'Lunar', 'Solar', 'Wild', 'Distant', 'Fading', 'Burning', 'Crystal',
     'Hollow', 'Paper', 'Glass', 'Violet', 'Azure', 'Scarlet', 'Phantom', 'Secret', 'Last', 'First',
@@ -181,7 +181,7 @@ const ADJECTIVES = [
     'Rainy', 'Summer', 'Winter',
 ] as const
 
-const NOUNS = [
+export const NOUNS = [
     'Drive', 'Dream', 'Horizon', 'Signal', 'Garden', 'Memory', 'Echo', 'Skyline', 'Heart', 'Rain',
     'Ocean', 'Machine', 'Orbit', 'Carnival', 'Lullaby', 'Parade', 'Circuit', 'Mirage', 'Paradise',
     'Labyrinth', 'Comet', 'Lantern', 'Storm', 'Tide', 'River', 'Fortress', 'Satellite', 'Voyage',
@@ -197,7 +197,7 @@ const JAPANESE_WORDS = [
     '夜明け', '星空', '花火', '桜', '夢', '青空', '月光', '雨音', '約束', '未来', '記憶', '流星',
 ] as const
 
-const ARTISTS = [
+export const ARTISTS = [
     'Aurora Lane', 'Kite Theory', 'DJ Moss', 'The Paper Lanterns', 'Mika Sato', 'Neon Foxes',
     'Rin Takahashi', 'Solace', 'Velvet Engine', 'Hana & Sora', 'Marcus Vey', 'Lowtide',
     'Cloudberry', 'Yuki Mori', 'Static Bloom', 'Orchid Avenue', 'Pixel Harbor', 'Teo Alvarez',
@@ -205,7 +205,7 @@ const ARTISTS = [
     'Sakura Circuit', 'Tomo Ishida', 'Wavelength', 'Zephyrine', 'Otto Brandt',
 ] as const
 
-const AUTHORS = [
+export const AUTHORS = [
     'alice', 'bob_charts', 'Cirrus', 'Dr. Tempo', 'Echo', 'Fumiko', 'Gale', 'hikari', 'Ivo', 'Juno',
     'Kestrel', 'Lumen', 'Mochi', 'nyx', 'Orion', 'Pip',
 ] as const

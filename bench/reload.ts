@@ -4,6 +4,7 @@
  * are polled until the new title appears. The record is put back as it was at the end.
  *
  *   node --import tsx bench/reload.ts --levels 1000,100000 [--edits 30] [--seed 1] [--server dist/cli/main.js]
+ *                                     [--shelf-args=FLAGS]
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -24,12 +25,14 @@ const { values } = parseArgs({
         edits: { type: 'string', default: '30' },
         seed: { type: 'string', default: '1' },
         server: { type: 'string', default: DEFAULT_SERVER },
+        'shelf-args': { type: 'string', default: '' },
     },
 })
 const sizes = values.levels.split(',').map((size) => parseCount('--levels', size))
 const edits = parseCount('--edits', values.edits)
 const seed = parseCount('--seed', values.seed)
 const server = resolve(values.server)
+const serveArgs = values['shelf-args'].split(/\s+/).filter(Boolean)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -51,7 +54,7 @@ const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorte
 const measure = async (levels: number) => {
     const tree = await ensureTree(DEFAULT_TREES_DIR, levels, seed)
     log(`starting Shelf on ${levels} levels, watching …`)
-    const shelf = await startServer({ server, timeoutMs: 600_000 }, tree)
+    const shelf = await startServer({ server, timeoutMs: 600_000, serveArgs }, tree)
     try {
         const list = (await getJson(`${shelf.url}/service/levels/list`)) as { items: { name: string }[] }
         const name = list.items[0]!.name

@@ -49,12 +49,13 @@ import {
     type ServerOptions,
     type StartMeasurement,
 } from './shelf-process.js'
+import { quickSearchQueries, UNCACHED_PARAMETER } from './search-queries.js'
 import { ensureTree } from './trees.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 const CEILING_SERVER = join(BENCH_DIR, 'ceiling-server.ts')
 
-/** A word of generated titles (one of 40 nouns): about one level in twenty has it. */
+/** A word of generated titles (one of 40 nouns): about one level in thirty has it. */
 const QUICK_SEARCH_WORD = 'dream'
 /** The advanced form of SEARCH_SETTINGS: levels rated 20 or more (about half), hardest first. */
 const ADVANCED_SEARCH = 'type=advanced&minRating=20&sort=rating'
@@ -95,6 +96,8 @@ interface Scenario {
     id: ScenarioId
     /** Path and query, as requested of both servers. */
     path: string
+    /** Paths asked in turn instead of `path` alone (`path` is the first), each with UNCACHED_PARAMETER. */
+    variants?: string[]
     headers: Record<string, string>
     expectedStatus: number
 }
@@ -215,9 +218,11 @@ async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
 
     const etag = requireString((await request(`${shelfUrl}${listPath}`)).headers.etag, 'ETag on the level list')
 
-    const quickPath = `/service/levels/list?${locale}&type=quick&keywords=${QUICK_SEARCH_WORD}`
+    const quickPathOf = (keywords: string) => `/service/levels/list?${locale}&type=quick&keywords=${encodeURIComponent(keywords)}`
+    const quickPath = quickPathOf(QUICK_SEARCH_WORD)
     const quickPages = pageCountOf(await getJson(`${shelfUrl}${quickPath}`))
     if (!quickPages) throw new Error(`quick search "${QUICK_SEARCH_WORD}" found nothing`)
+    const quickVariants = [quickPath, ...quickSearchQueries().filter((keywords) => keywords !== QUICK_SEARCH_WORD).map(quickPathOf)]
     const advancedPath = `/service/levels/list?${locale}&${ADVANCED_SEARCH}`
     const advancedPages = pageCountOf(await getJson(`${shelfUrl}${advancedPath}`))
     if (!advancedPages) throw new Error(`advanced search "${ADVANCED_SEARCH}" found nothing`)
@@ -227,7 +232,7 @@ async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
         get('info', `/service/info?${locale}`),
         get('list', listPath),
         get('deep-list', `${listPath}&page=${pageCount - 1}`),
-        get('quick-search', quickPath),
+        { ...get('quick-search', quickPath), variants: quickVariants },
         get('advanced-search', advancedPath),
         get('details', `/service/levels/${encodeURIComponent(levelName)}?${locale}`),
         get('resource', `${coverUrl.pathname}${coverUrl.search}`),
@@ -242,13 +247,13 @@ async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
 /** Headers about the connection are the server's own business; the rest are copied. */
 const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
 
-function ceilingAnswer(scenario: Scenario, answer: HttpAnswer): CeilingAnswer {
+function ceilingAnswer(scenario: Scenario, path: string, answer: HttpAnswer): CeilingAnswer {
     const headers: OutgoingHttpHeaders = {}
     for (const [name, value] of Object.entries(answer.headers as IncomingHttpHeaders)) {
         if (value !== undefined && !CONNECTION_HEADERS.has(name)) headers[name] = value
     }
     return {
-        url: scenario.path,
+        url: path,
         ifNoneMatch: scenario.headers['if-none-match'] ?? '',
         status: answer.status,
         headers,
@@ -335,6 +340,7 @@ async function drive(baseUrl: string, scenario: Scenario, options: Options): Pro
         headers: scenario.headers,
         connections: options.connections,
         timeout: REQUEST_TIMEOUT_S,
+        ...(scenario.variants && { requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }] }),
     }
     // Unmeasured: lets the JIT settle and the connections open.
     if (options.warmupS > 0) await runAutocannon({ ...common, duration: options.warmupS })
@@ -357,6 +363,16 @@ async function drive(baseUrl: string, scenario: Scenario, options: Options): Pro
     }
 }
 
+/** Sets each request's path to the next variant, numbered so that no two requests are alike. */
+function inTurn(variants: string[]): (request: autocannon.Request) => autocannon.Request {
+    let sent = 0
+    return (request) => {
+        const path = `${variants[sent % variants.length]}&${UNCACHED_PARAMETER}=${sent}`
+        sent++
+        return { ...request, path }
+    }
+}
+
 function loadProblem(load: Load | null): string | null {
     if (load === null) return null
     const parts = Object.entries(load.unexpected).map(([status, count]) => `${count} × HTTP ${status}`)
@@ -376,12 +392,15 @@ async function benchScenarios(
 ): Promise<ScenarioResult[]> {
     // Each URL asked once, to check it and to give the ceiling the very bytes Shelf sends.
     const answers = new Map<ScenarioId, HttpAnswer>()
+    const ceilingAnswers: CeilingAnswer[] = []
     for (const scenario of scenarios) {
-        answers.set(scenario.id, await request(`${shelf.url}${scenario.path}`, scenario.headers))
+        for (const path of scenario.variants ?? [scenario.path]) {
+            const answer = await request(`${shelf.url}${path}`, scenario.headers)
+            if (!answers.has(scenario.id)) answers.set(scenario.id, answer)
+            ceilingAnswers.push(ceilingAnswer(scenario, path, answer))
+        }
     }
-    const ceiling = options.ceiling
-        ? await startCeiling(scenarios.map((scenario) => ceilingAnswer(scenario, answers.get(scenario.id)!)))
-        : null
+    const ceiling = options.ceiling ? await startCeiling(ceilingAnswers) : null
     const results: ScenarioResult[] = []
     try {
         for (const scenario of scenarios) {

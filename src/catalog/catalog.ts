@@ -1,12 +1,14 @@
-import { closest, distance } from 'fastest-levenshtein'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
 import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../content/load.js'
 import type { Problem } from '../content/problems.js'
 import type { ServedFile } from '../content/resources.js'
 import type { ServerSettings } from '../content/server-settings.js'
 import { localesOf, type LocalizedText } from '../content/text.js'
-import { newestFirst } from './order.js'
-import { sortItems, type ItemSort } from './search.js'
+import { LayeredMap } from './layered-map.js'
+import { newestFirst, patchSorted, type Order } from './order.js'
+import { referrers, Resolution, type ItemChange } from './resolution.js'
+import { makeSearchable, SearchIndex } from './search-index.js'
+import { sortItems, sortOrder, type ItemSort } from './search.js'
 
 /**
  * An item ready to serve. It is the loaded record itself: records are never changed after
@@ -19,27 +21,20 @@ export type CatalogOptions = {
     drafts: boolean
 }
 
-/** Resolved after the types they point at, so a reference always meets a finished type. */
-const resolutionOrder: ContentType[] = ['post', 'skin', 'background', 'effect', 'particle', 'engine', 'level', 'playlist', 'replay']
-
-/** The types whose items can point at each type, for "used by" sections. */
-const referrers = new Map<ContentType, { type: ContentType; field: string }[]>(
-    contentTypes.map((target) => [
-        target,
-        contentTypes.flatMap((type) => contentTypeInfos[type].references.filter((reference) => reference.target === target).map(({ field }) => ({ type, field }))),
-    ]),
-)
+/** The items a snapshot adds to a type's lists and takes out of them. */
+type ListChange = { removed: CatalogItem[]; added: CatalogItem[] }
 
 /**
- * An immutable snapshot of everything servable, with the indexes requests need, built once per
- * change of the folder. Requests only ever read it, so swapping in a new one is atomic. Built
- * from a previous snapshot, it keeps that one's list order and indexes for what did not change.
+ * An immutable snapshot of everything servable, with the indexes requests need. Requests only
+ * ever read it, so swapping in a new one is atomic. Built from the snapshot before it, it costs
+ * what changed: it takes over that one's decisions (`Resolution`) and patches its lists and
+ * indexes with the items that changed, sharing everything else.
  */
 export class Catalog {
     readonly settings: ServerSettings
-    readonly items = {} as Record<ContentType, Map<string, CatalogItem>>
+    readonly items = {} as Record<ContentType, ReadonlyMap<string, CatalogItem>>
     /** Items shown in lists, search and sections: newest first, then by name. */
-    readonly listed = {} as Record<ContentType, CatalogItem[]>
+    readonly listed = {} as Record<ContentType, readonly CatalogItem[]>
     /**
      * Served files by hash, shared by every snapshot of one server and only ever added to: the
      * bytes behind a hash never change, so a hash an older snapshot handed out may still be asked for.
@@ -49,28 +44,36 @@ export class Catalog {
     readonly locales: Set<string>
     readonly problems: Problem[]
 
-    /** Items the loader left out (`type/name`), to explain references to them. */
-    private readonly rejected: Set<string>
-    private readonly drafts = {} as Record<ContentType, Set<string>>
-    /** Every record that may serve, by type and name, before its references are checked. */
-    private readonly candidates = {} as Record<ContentType, Map<string, ItemRecord>>
-    private readonly sortedLists = new Map<string, readonly CatalogItem[]>()
+    private readonly contentVersion: number
+    /** What this snapshot decided, handed on to the next one, which carries on from it. */
+    private resolution: Resolution | undefined
+    private readonly leaderboards: ReadonlyMap<CatalogItem, LeaderboardRecord[]>
+    // Built on first use, then patched by each following snapshot rather than built again.
+    private readonly sortedLists = new Map<string, { sort: ItemSort; list: readonly CatalogItem[] }>()
+    private readonly authors: Partial<Record<ContentType, LayeredMap<string, readonly CatalogItem[]>>> = {}
+    private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
     private readonly users = new Map<CatalogItem, Map<ContentType, CatalogItem[]>>()
-    private readonly leaderboards = new Map<CatalogItem, LeaderboardRecord[]>()
-    private readonly authors = new Map<ContentType, Map<string, CatalogItem[]>>()
 
     constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
         this.settings = content.settings
-        this.problems = [...content.problems]
-        this.rejected = content.rejected
         this.resources = previous?.resources ?? new Map()
         this.locales = previous?.locales ?? new Set()
-        this.collectCandidates(content.items, options)
-        for (const type of resolutionOrder) this.resolveType(type)
-        for (const type of contentTypes) this.listed[type] = this.listType(type, previous)
-        for (const type of contentTypes) for (const item of this.items[type].values()) this.checkLeaderboards(item)
-        this.indexNewItems(previous)
-        this.checkHandPickedSections()
+        this.contentVersion = content.version
+        const carried = previous?.handOver(content, options)
+        const resolution = carried ?? new Resolution(options.drafts)
+        const changes = resolution.update(content.units, carried ? content.changed : content.units.keys())
+        const base = carried && previous
+        this.items = resolution.items
+        this.leaderboards = resolution.leaderboards
+        for (const type of contentTypes) {
+            const listChange = listChangeOf(changes[type])
+            this.listed[type] = patchSorted(base?.listed[type] ?? [], listChange.removed, listChange.added, newestFirst)
+            makeSearchable(this.listed[type], () => this.searchIndex(type))
+            if (base) this.carryIndexes(base, type, listChange)
+        }
+        this.indexNewItems(changes)
+        this.problems = [...content.problems, ...resolution.problems(), ...this.handPickedProblems(resolution)]
+        this.resolution = resolution
     }
 
     get(type: ContentType, name: string): CatalogItem | undefined {
@@ -109,20 +112,10 @@ export class Catalog {
 
     /** Listed items of the item's type by the same author (none for an item without one), newest first. */
     byAuthor(item: CatalogItem): readonly CatalogItem[] {
-        let index = this.authors.get(item.type)
-        if (!index) {
-            index = new Map()
-            for (const other of this.listed[item.type]) {
-                const key = authorKey(other)
-                if (key === undefined) continue
-                const items = index.get(key)
-                if (items) items.push(other)
-                else index.set(key, [other])
-            }
-            this.authors.set(item.type, index)
-        }
         const key = authorKey(item)
-        return key === undefined ? [] : (index.get(key) ?? [])
+        if (key === undefined) return []
+        this.authors[item.type] ??= LayeredMap.of(groupByAuthor(this.listed[item.type]))
+        return this.authors[item.type]!.get(key) ?? []
     }
 
     /** An item's leaderboards whose replays all exist in this snapshot. */
@@ -132,113 +125,55 @@ export class Catalog {
 
     /** A type's listed items in another order; computed on first use, then kept with the snapshot. */
     sortedList(type: ContentType, sort: ItemSort): readonly CatalogItem[] {
-        const key = `${type}:${sort.by}:${sort.order}`
-        let list = this.sortedLists.get(key)
-        if (!list) {
-            list = sortItems(this.listed[type], sort, this.settings.fallbackLocale)
-            this.sortedLists.set(key, list)
+        const key = sortedListKey(type, sort)
+        let sorted = this.sortedLists.get(key)
+        if (!sorted) {
+            sorted = { sort, list: sortItems(this.listed[type], sort, this.settings.fallbackLocale) }
+            this.sortedLists.set(key, sorted)
+            makeSearchable(sorted.list, () => this.searchIndex(type))
         }
-        return list
+        return sorted.list
     }
 
-    private collectCandidates(records: ItemRecord[], options: CatalogOptions) {
-        for (const type of contentTypes) {
-            this.candidates[type] = new Map()
-            this.drafts[type] = new Set()
-            this.items[type] = new Map()
-        }
-        for (const record of records) {
-            if (record.fields.draft && !options.drafts) {
-                this.drafts[record.type].add(record.name)
-                continue
-            }
-            const existing = this.candidates[record.type].get(record.name)
-            if (existing) {
-                this.problems.push({ file: record.file, message: `the name "${record.name}" is already used by ${existing.file}: rename one of them`, severity: 'error' })
-                continue
-            }
-            this.candidates[record.type].set(record.name, record)
-        }
+    /** The decisions of this snapshot for the next one, if that one follows it directly; given once. */
+    private handOver(content: LoadedContent, options: CatalogOptions) {
+        const resolution = this.resolution
+        this.resolution = undefined
+        const follows = content.version === this.contentVersion + 1 && resolution?.servesDrafts === options.drafts
+        return follows ? resolution : undefined
     }
 
-    /** Keeps the items whose references all name items that serve; reports the others. */
-    private resolveType(type: ContentType) {
-        const references = contentTypeInfos[type].references
-        for (const record of this.candidates[type].values()) {
-            let broken = false
-            for (const { field, target } of references) {
-                const value = record.fields.references[field]
-                if (value === null || value === undefined) continue
-                for (const name of Array.isArray(value) ? value : [value]) {
-                    if (this.items[target].has(name)) continue
-                    broken = true
-                    this.problems.push({
-                        file: record.file,
-                        ...record.locateReference(field),
-                        message: `${this.whyMissing(target, name)}; ${type} "${record.name}" is left out`,
-                        severity: 'error',
-                    })
-                }
-            }
-            if (!broken) this.items[type].set(record.name, record)
+    private searchIndex(type: ContentType) {
+        return (this.searchIndexes[type] ??= SearchIndex.of(this.listed[type]))
+    }
+
+    /** Patches what the snapshot before had built for a type, rather than building it again on first use. */
+    private carryIndexes(base: Catalog, type: ContentType, change: ListChange) {
+        const index = base.searchIndexes[type]
+        // Every change leaves a slot no later snapshot lists: past as many as listed, a new index is smaller.
+        if (index && index.slotCount + change.added.length <= 2 * this.listed[type].length + indexSlack) {
+            for (const item of change.added) index.add(item)
+            this.searchIndexes[type] = index
+        }
+        const authors = base.authors[type]
+        if (authors) this.authors[type] = patchGroups(authors, change, authorKey, newestFirst)
+        for (const [key, { sort, list }] of base.sortedLists) {
+            if (!key.startsWith(`${type}:`)) continue
+            const sorted = { sort, list: patchSorted(list, change.removed, change.added, sortOrder(sort, this.settings.fallbackLocale)) }
+            this.sortedLists.set(key, sorted)
+            makeSearchable(sorted.list, () => this.searchIndex(type))
         }
     }
 
-    private whyMissing(target: ContentType, name: string) {
-        const what = `${target} "${name}"`
-        if (this.candidates[target].has(name) || this.rejected.has(`${target}/${name}`)) return `${what} has problems of its own (see above)`
-        if (this.drafts[target].has(name)) return `${what} is a draft (serve with --drafts to preview it)`
-        const known = [...this.items[target].keys()]
-        const suggestion = known.length ? closest(name, known) : undefined
-        const hint = suggestion && distance(name, suggestion) <= Math.max(2, name.length / 3) ? ` (did you mean "${suggestion}"?)` : ''
-        return `${what} does not exist in ${contentTypeInfos[target].plural}/${hint}`
-    }
-
-    /**
-     * The previous snapshot's order with what changed taken out and put back in its place: a
-     * change to one item costs a pass over the list, not a sort of it.
-     */
-    private listType(type: ContentType, previous: Catalog | undefined): CatalogItem[] {
-        const items = this.items[type]
-        if (!previous) return [...items.values()].filter((item) => !item.fields.unlisted).sort(newestFirst)
-        const kept = previous.listed[type].filter((item) => items.get(item.name) === item)
-        const keptSet = new Set(kept)
-        for (const item of items.values()) {
-            if (item.fields.unlisted || keptSet.has(item)) continue
-            kept.splice(insertionIndex(kept, item), 0, item)
-        }
-        return kept
-    }
-
-    /** A leaderboard record may name replays: they must exist, or the leaderboard is left out. */
-    private checkLeaderboards(item: CatalogItem) {
-        if (!item.leaderboards.length) return
-        const valid = item.leaderboards.filter((leaderboard) => {
-            const missing = leaderboard.records.flatMap((entry, index) =>
-                entry.replays.filter((name) => !this.items.replay.has(name)).map((name) => ({ index, name })),
-            )
-            for (const { index, name } of missing) {
-                this.problems.push({
-                    file: leaderboard.file,
-                    field: `records[${index}].replays`,
-                    message: `replay "${name}" does not exist; leaderboard "${leaderboard.name}" is left out`,
-                    severity: 'error',
-                })
-            }
-            return missing.length === 0
-        })
-        if (valid.length !== item.leaderboards.length) this.leaderboards.set(item, valid)
-    }
-
-    /** Adds the resources and locales of items the previous snapshot did not have. */
-    private indexNewItems(previous: Catalog | undefined) {
+    /** Adds the resources and locales of the items that changed. */
+    private indexNewItems(changes: Record<ContentType, ItemChange[]>) {
         const banner = this.settings.banner
         if (banner && 'served' in banner) this.resources.set(banner.served.hash, banner.served)
         addLocales(this.locales, this.settings.title)
         addLocales(this.locales, this.settings.description)
         for (const type of contentTypes) {
-            for (const item of this.items[type].values()) {
-                if (previous?.items[type].get(item.name) === item) continue
+            for (const { after: item } of changes[type]) {
+                if (!item) continue
                 for (const resource of Object.values(item.resources)) {
                     if ('served' in resource) this.resources.set(resource.served.hash, resource.served)
                 }
@@ -249,38 +184,73 @@ export class Catalog {
     }
 
     /** A hand-picked section skips names it cannot find; the owner hears about each one. */
-    private checkHandPickedSections() {
-        for (const type of contentTypes) {
-            this.settings.types[type].sections.forEach((section, index) => {
-                for (const name of section.items ?? []) {
-                    if (this.items[type].has(name)) continue
-                    this.problems.push({
+    private handPickedProblems(resolution: Resolution): Problem[] {
+        return contentTypes.flatMap((type) =>
+            this.settings.types[type].sections.flatMap((section, index) =>
+                (section.items ?? [])
+                    .filter((name) => !this.items[type].has(name))
+                    .map((name) => ({
                         file: this.settings.file ?? 'server.yaml',
                         field: `${contentTypeInfos[type].plural}.sections[${index}].items`,
-                        message: `${this.whyMissing(type, name)}; the section shows the others`,
-                        severity: 'warning',
-                    })
-                }
-            })
-        }
+                        message: `${resolution.whyMissing(type, name)}; the section shows the others`,
+                        severity: 'warning' as const,
+                    })),
+            ),
+        )
     }
 }
+
+/** Slots an index may waste beyond the items listed before it is built again. */
+const indexSlack = 1024
+
+const sortedListKey = (type: ContentType, sort: ItemSort) => `${type}:${sort.by}:${sort.order}`
+
+/** What a type's changes add to its lists and take out: unlisted items are in none. */
+const listChangeOf = (changes: readonly ItemChange[]): ListChange => ({
+    removed: changes.flatMap(({ before }) => (before && !before.fields.unlisted ? [before] : [])),
+    added: changes.flatMap(({ after }) => (after && !after.fields.unlisted ? [after] : [])),
+})
 
 /** Authors compare as written, every language included; an empty author is nobody. */
 const authorKey = (item: CatalogItem) => (item.fields.author === '' ? undefined : JSON.stringify(item.fields.author))
 
-const addLocales = (locales: Set<string>, text: LocalizedText | undefined) => {
-    for (const locale of localesOf(text)) locales.add(locale)
+const groupByAuthor = (items: readonly CatalogItem[]) => {
+    const groups = new Map<string, CatalogItem[]>()
+    for (const item of items) {
+        const key = authorKey(item)
+        if (key === undefined) continue
+        const group = groups.get(key)
+        if (group) group.push(item)
+        else groups.set(key, [item])
+    }
+    return groups
 }
 
-/** Where `item` goes in a list ordered by `newestFirst`, found by bisection. */
-const insertionIndex = (list: readonly CatalogItem[], item: CatalogItem) => {
-    let low = 0
-    let high = list.length
-    while (low < high) {
-        const middle = (low + high) >>> 1
-        if (newestFirst(list[middle]!, item) < 0) low = middle + 1
-        else high = middle
+/** Groups of sorted items with a list change applied, each group touched patched in its order. */
+const patchGroups = (
+    groups: LayeredMap<string, readonly CatalogItem[]>,
+    { removed, added }: ListChange,
+    keyOf: (item: CatalogItem) => string | undefined,
+    order: Order<CatalogItem>,
+) => {
+    const touched = new Map<string, ListChange>()
+    const changeOf = (key: string) => touched.get(key) ?? touched.set(key, { removed: [], added: [] }).get(key)!
+    for (const item of removed) {
+        const key = keyOf(item)
+        if (key !== undefined) changeOf(key).removed.push(item)
     }
-    return low
+    for (const item of added) {
+        const key = keyOf(item)
+        if (key !== undefined) changeOf(key).added.push(item)
+    }
+    const patched = new Map<string, readonly CatalogItem[] | undefined>()
+    for (const [key, change] of touched) {
+        const group = patchSorted(groups.get(key) ?? [], change.removed, change.added, order)
+        patched.set(key, group.length ? group : undefined)
+    }
+    return groups.with(patched)
+}
+
+const addLocales = (locales: Set<string>, text: LocalizedText | undefined) => {
+    for (const locale of localesOf(text)) locales.add(locale)
 }

@@ -1,7 +1,9 @@
 import type { OptionDeclaration, SortKey } from '../content/server-settings.js'
 import { allVariants, localize } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
-import { newestFirst } from './order.js'
+import { newestFirst, type Order } from './order.js'
+import { findEach, listSearchOf, type Found } from './search-index.js'
+import { holdsWholeWord, searchTextOf, type TitleSpan } from './search-text.js'
 
 export type ItemFilter = (item: CatalogItem) => boolean
 export type ItemSort = { by: SortKey; order: 'asc' | 'desc' }
@@ -11,23 +13,6 @@ export type ItemQuery = {
     keywords: string
     filters: ItemFilter[]
     sort?: ItemSort
-}
-
-const searchTexts = new WeakMap<CatalogItem, string>()
-
-/**
- * Lower-cased text of every searchable field in every language, made once per item: items are
- * shared between snapshots, so an edit recomputes only the items it changed.
- */
-export const searchTextOf = (item: CatalogItem): string => {
-    let text = searchTexts.get(item)
-    if (text === undefined) {
-        const { title, subtitle, artists, author, description, tags, rating } = item.fields
-        const texts = [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)].flatMap(allVariants)
-        text = [item.name, ...texts, item.type === 'level' ? String(rating) : ''].join('\n').toLowerCase()
-        searchTexts.set(item, text)
-    }
-    return text
 }
 
 /** The values of a field, lower-cased where they are text, for filters to compare against. */
@@ -101,29 +86,30 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
 }
 
 /**
- * Quick-search relevance: the whole phrase in the title first, then the phrase anywhere, then
- * every word matching a whole word, then partial matches. Items missing a word are dropped.
+ * Quick-search relevance of an item holding every term, from its search text: the whole phrase
+ * in the title first, then the phrase anywhere, then every word matching a whole word, then
+ * partial matches.
  */
-const relevance = (item: CatalogItem, phrase: string, terms: string[]) => {
-    const searchText = searchTextOf(item)
-    if (!terms.every((term) => searchText.includes(term))) return -1
-    if (allVariants(item.fields.title).some((title) => title.toLowerCase().includes(phrase))) return 0
-    if (searchText.includes(phrase)) return 1
-    const itemWords = new Set(words(searchText.replace(/[^\p{L}\p{N}\s]/gu, ' ')))
-    return terms.every((term) => itemWords.has(term)) ? 2 : 3
+const rankOf = (text: string, title: TitleSpan, phrase: string, terms: readonly string[]) => {
+    const at = text.indexOf(phrase, title.start)
+    if (at >= 0 && at + phrase.length <= title.end) return 0
+    // One term is the phrase, and the item holds it. A phrase of several has a space, which the
+    // name (the line before the title) never has, so it is found from the title on or not at all.
+    if (terms.length === 1 || at >= 0) return 1
+    return terms.every((term) => holdsWholeWord(text, term)) ? 2 : 3
 }
 
-export const searchByKeywords = (items: readonly CatalogItem[], keywords: string): readonly CatalogItem[] => {
-    const terms = words(keywords)
-    if (!terms.length) return items
+/** The items found that pass the filters, most relevant first, each rank in the items' order. */
+const rank = (found: Found, terms: readonly string[], filters: readonly ItemFilter[]) => {
     const phrase = terms.join(' ')
-    const ranked: { item: CatalogItem; rank: number }[] = []
-    for (const item of items) {
-        const rank = relevance(item, phrase, terms)
-        if (rank >= 0) ranked.push({ item, rank })
+    const ranks: CatalogItem[][] = [[], [], [], []]
+    for (let index = 0; index < found.items.length; index++) {
+        const item = found.items[index]!
+        if (filters.length && !filters.every((filter) => filter(item))) continue
+        const itemRank = 'inTitle' in found ? 1 - found.inTitle[index]! : rankOf(found.text(index), found.titleSpan(index), phrase, terms)
+        ranks[itemRank]!.push(item)
     }
-    // Array.prototype.sort is stable: within a rank, the list's own order is kept.
-    return ranked.sort((a, b) => a.rank - b.rank).map(({ item }) => item)
+    return ranks[0]!.concat(ranks[1]!, ranks[2]!, ranks[3]!)
 }
 
 const sortValue = (item: CatalogItem, by: SortKey, fallbackLocale: string): string | number => {
@@ -140,15 +126,32 @@ const sortValue = (item: CatalogItem, by: SortKey, fallbackLocale: string): stri
     }
 }
 
+/** Items by their sort values, newest first among equals: a total order. */
+const compareSorted = (direction: number, a: CatalogItem, x: string | number, b: CatalogItem, y: string | number) =>
+    x < y ? -direction : x > y ? direction : newestFirst(a, b)
+
+/** The order `sortItems` puts items in, for placing a few items in a sorted list. */
+export const sortOrder = (sort: ItemSort, fallbackLocale: string): Order<CatalogItem> => {
+    const direction = sort.order === 'asc' ? 1 : -1
+    return (a, b) => compareSorted(direction, a, sortValue(a, sort.by, fallbackLocale), b, sortValue(b, sort.by, fallbackLocale))
+}
+
 export const sortItems = (items: readonly CatalogItem[], sort: ItemSort, fallbackLocale: string): CatalogItem[] => {
     const direction = sort.order === 'asc' ? 1 : -1
     const keyed = items.map((item) => ({ item, key: sortValue(item, sort.by, fallbackLocale) }))
-    keyed.sort((a, b) => (a.key < b.key ? -direction : a.key > b.key ? direction : newestFirst(a.item, b.item)))
+    keyed.sort((a, b) => compareSorted(direction, a.item, a.key, b.item, b.key))
     return keyed.map(({ item }) => item)
 }
 
-/** Applies a query to a type's items, given in the order the query asks for. */
+/**
+ * Applies a query to a type's items, given in the order the query asks for. The keywords of a
+ * list a snapshot made searchable are looked up in its index, so only the items holding them are
+ * filtered and ranked (filtering first or after gives the same items in the same order); any
+ * other list is searched item by item.
+ */
 export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): readonly CatalogItem[] => {
-    const filtered = query.filters.length ? ordered.filter((item) => query.filters.every((filter) => filter(item))) : ordered
-    return searchByKeywords(filtered, query.keywords)
+    const terms = words(query.keywords)
+    if (!terms.length) return query.filters.length ? ordered.filter((item) => query.filters.every((filter) => filter(item))) : ordered
+    const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)
+    return rank(found, terms, query.filters)
 }

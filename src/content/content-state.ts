@@ -1,3 +1,4 @@
+import { LayeredMap } from '../catalog/layered-map.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
 import type { Problem } from './problems.js'
@@ -7,12 +8,10 @@ import { mapLimit } from '../util/map-limit.js'
 /** One entry of a type folder (`levels/first-steps`, `posts/welcome.md`) and what reading it gave. */
 type Unit = {
     type: ContentType
-    name: string
     /** The record now on disk; absent when the entry has problems. */
     record?: ItemRecord
     /** The last record that loaded, kept serving while the entry on disk is broken. */
     lastGood?: ItemRecord
-    problems: Problem[]
 }
 
 /** The parts of the folder a batch of changed paths touches. */
@@ -36,6 +35,19 @@ export const affectedParts = (paths: Iterable<string>): AffectedParts => {
     return parts
 }
 
+/** The type and item name of a unit key (`posts/welcome.md` is the post "welcome"). */
+export const unitOf = (key: string): { type: ContentType; name: string } => {
+    const slash = key.indexOf('/')
+    const type = typeByPlural.get(key.slice(0, slash))!
+    return { type, name: unitName(type, key.slice(slash + 1)) }
+}
+
+/** The keys of the units that can hold the item `name` of a type: a post may be a folder or one file. */
+export const unitKeysOf = (type: ContentType, name: string): string[] => {
+    const folder = `${contentTypeInfos[type].plural}/${name}`
+    return type === 'post' ? [folder, `${folder}.md`] : [folder]
+}
+
 /**
  * Everything read from the content folder, kept per part so that a change re-reads only what it
  * touches. A part that breaks keeps serving its last good version, with its problems reported.
@@ -44,6 +56,12 @@ export class ContentState {
     private settings: { value: ServerSettings; problems: Problem[] } | undefined
     private readonly defaults = new Map<ContentType, { data: Record<string, unknown>; problems: Problem[] }>()
     private readonly units = new Map<string, Unit>()
+    /** The problems of the units that have some, so a snapshot gathers them without a pass over every unit. */
+    private readonly unitProblems = new Map<string, Problem[]>()
+    /** What each unit served in the last snapshot; the next one is made from it and `changed`. */
+    private served = LayeredMap.of<string, ItemRecord | null>()
+    private changed = new Set<string>()
+    private version = 0
 
     constructor(
         private readonly root: string,
@@ -65,18 +83,20 @@ export class ContentState {
         return parts
     }
 
+    /** The folder as it is now; costs as much as what changed since the last snapshot. */
     snapshot(): LoadedContent {
-        const items: ItemRecord[] = []
-        const rejected = new Set<string>()
+        const changes = new Map<string, ItemRecord | null | undefined>()
+        for (const key of this.changed) {
+            const unit = this.units.get(key)
+            changes.set(key, unit ? (unit.record ?? unit.lastGood ?? null) : undefined)
+        }
+        this.served = this.served.with(changes)
         const problems = [...(this.settings?.problems ?? [])]
         for (const { problems: defaultsProblems } of this.defaults.values()) problems.push(...defaultsProblems)
-        for (const unit of this.units.values()) {
-            problems.push(...unit.problems)
-            const served = unit.record ?? unit.lastGood
-            if (served) items.push(served)
-            else rejected.add(`${unit.type}/${unit.name}`)
-        }
-        return { settings: this.settings!.value, items, rejected, problems }
+        for (const unitProblems of this.unitProblems.values()) problems.push(...unitProblems)
+        const changed = this.changed
+        this.changed = new Set()
+        return { settings: this.settings!.value, units: this.served, problems, version: ++this.version, changed }
     }
 
     private async reloadSettings() {
@@ -89,26 +109,35 @@ export class ContentState {
         // One loader for the type folder itself: its listing's problems stay with its defaults'.
         const loader = this.loader()
         const data = await loader.loadDefaults(type)
-        const entries = new Set((await loader.listUnits(type)).map((entry) => `${contentTypeInfos[type].plural}/${entry}`))
+        const entries = new Map((await loader.listUnits(type)).map(({ name, folder }) => [`${contentTypeInfos[type].plural}/${name}`, folder]))
         this.defaults.set(type, { data, problems: loader.problems })
-        for (const key of this.units.keys()) if (this.units.get(key)!.type === type && !entries.has(key)) this.units.delete(key)
-        await mapLimit([...entries], concurrency, (key) => this.reloadUnit(key))
+        for (const key of this.units.keys()) if (this.units.get(key)!.type === type && !entries.has(key)) this.forget(key)
+        await mapLimit([...entries], concurrency, ([key, folder]) => this.reloadUnit(key, folder))
     }
 
-    private async reloadUnit(key: string) {
-        const [plural, entry] = key.split('/') as [string, string]
-        const type = typeByPlural.get(plural)!
+    /** Reads one unit again; `folder` says whether it is a folder, when a listing just said so. */
+    private async reloadUnit(key: string, folder?: boolean) {
+        const { type } = unitOf(key)
         const loader = this.loader()
-        const record = await loader.loadUnit(type, entry, this.defaults.get(type)?.data ?? {})
+        const record = await loader.loadUnit(type, key.slice(key.indexOf('/') + 1), this.defaults.get(type)?.data ?? {}, folder)
         const previous = this.units.get(key)
         if (!record && loader.problems.length === 0) {
             // Gone from disk, or never an item (a stray file): nothing to serve or report.
-            this.units.delete(key)
+            this.forget(key)
             return
         }
         const lastGood = record ?? previous?.record ?? previous?.lastGood
         const problems = record || !lastGood ? loader.problems : loader.problems.map((problem) => keepsServing(problem))
-        this.units.set(key, { type, name: unitName(type, entry), record, lastGood: record ? undefined : lastGood, problems })
+        this.units.set(key, { type, record, lastGood: record ? undefined : lastGood })
+        if (problems.length) this.unitProblems.set(key, problems)
+        else this.unitProblems.delete(key)
+        this.changed.add(key)
+    }
+
+    private forget(key: string) {
+        if (!this.units.delete(key)) return
+        this.unitProblems.delete(key)
+        this.changed.add(key)
     }
 
     private loader() {

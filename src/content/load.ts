@@ -52,13 +52,23 @@ export type ItemRecord = {
     leaderboards: LeaderboardRecord[]
 }
 
+/**
+ * One state of the whole folder. Each entry of a type folder is a unit, keyed by its path
+ * (`levels/first-steps`, `posts/welcome.md`), and serves a record, or null when its own problems
+ * leave nothing to serve (references to it can then say why). Consecutive states are numbered and
+ * say which units changed between them, so the catalog can redo only what they touch.
+ */
 export type LoadedContent = {
     settings: ServerSettings
-    items: ItemRecord[]
-    /** Items left out for their own problems, as `type/name`, so references to them can say why. */
-    rejected: Set<string>
+    units: ReadonlyMap<string, ItemRecord | null>
     problems: Problem[]
+    version: number
+    /** The units that changed since the state numbered `version - 1`, each of them set or gone from `units`. */
+    changed: ReadonlySet<string>
 }
+
+/** An entry of a type folder that may be an item, and whether it is a folder. */
+export type UnitEntry = { name: string; folder: boolean }
 
 export type LoadTools = {
     validator: ContentValidator
@@ -112,21 +122,26 @@ export class FolderLoader {
     }
 
     /** The entries of a type folder that may be items: item folders, and `.md` files for posts. */
-    async listUnits(type: ContentType): Promise<string[]> {
+    async listUnits(type: ContentType): Promise<UnitEntry[]> {
         const entries = await this.list(contentTypeInfos[type].plural)
         return entries
             .filter((entry) => !isIgnored(entry.name) && entry.name !== defaultsFileName)
             .filter((entry) => entry.isDirectory() || (type === 'post' && entry.isFile() && entry.name.endsWith('.md')))
-            .map((entry) => entry.name)
+            .map((entry) => ({ name: entry.name, folder: entry.isDirectory() }))
     }
 
-    /** One entry of a type folder as an item; undefined when it is gone, is no item, or has problems. */
-    async loadUnit(type: ContentType, entry: string, defaults: Record<string, unknown>): Promise<ItemRecord | undefined> {
-        const folder = contentTypeInfos[type].plural
-        const info = statSync(join(this.root, folder, entry), { throwIfNoEntry: false })
-        if (!info) return undefined
-        if (type === 'post' && info.isFile() && entry.endsWith('.md')) return this.loadItem(type, entry.slice(0, -3), `${folder}/${entry}`, defaults)
-        if (info.isDirectory()) return this.loadItemFolder(type, `${folder}/${entry}`, entry, defaults)
+    /**
+     * One entry of a type folder as an item; undefined when it is gone, is no item, or has
+     * problems. Whether it is a folder is looked up unless the listing that found it said so.
+     */
+    async loadUnit(type: ContentType, entry: string, defaults: Record<string, unknown>, folder?: boolean): Promise<ItemRecord | undefined> {
+        const plural = contentTypeInfos[type].plural
+        const info = folder === undefined ? statSync(join(this.root, plural, entry), { throwIfNoEntry: false }) : undefined
+        // Neither a folder nor a file (gone, or a socket, say): no item.
+        const isFolder = folder ?? (info?.isDirectory() ? true : info?.isFile() ? false : undefined)
+        if (isFolder === undefined) return undefined
+        if (isFolder) return this.loadItemFolder(type, `${plural}/${entry}`, entry, defaults)
+        if (type === 'post' && entry.endsWith('.md')) return this.loadItem(type, entry.slice(0, -3), `${plural}/${entry}`, defaults)
         return undefined
     }
 

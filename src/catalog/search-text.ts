@@ -1,0 +1,60 @@
+import { allVariants } from '../content/text.js'
+import type { CatalogItem } from './catalog.js'
+
+// Made once per item: items are shared between snapshots, so an edit recomputes only the items it changed.
+const searchTexts = new WeakMap<CatalogItem, string>()
+
+/**
+ * Lower-cased text of every searchable field in every language, one a line: the name, then the
+ * title in each language, then the other fields.
+ */
+export const searchTextOf = (item: CatalogItem): string => {
+    let text = searchTexts.get(item)
+    if (text === undefined) {
+        const { title, subtitle, artists, author, description, tags, rating } = item.fields
+        const texts = [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)].flatMap(allVariants)
+        text = [item.name, ...texts, item.type === 'level' ? String(rating) : ''].join('\n').toLowerCase()
+        searchTexts.set(item, text)
+    }
+    return text
+}
+
+/** Where `searchTextOf(item)` holds the title: the lines after the name's, one a language. */
+export type TitleSpan = { start: number; end: number }
+
+export const titleSpanOf = (item: CatalogItem): TitleSpan => {
+    // Lower-casing may change a text's length (İ is two characters lower-cased), so the title is measured lower-cased.
+    const start = item.name.length + 1
+    return { start, end: start + allVariants(item.fields.title).join('\n').toLowerCase().length }
+}
+
+/** Letters and digits: what the words of a text are made of; everything else separates them. */
+const letterOrDigit = /^[\p{L}\p{N}]+$/u
+
+/**
+ * The words of a text. A term that is a word itself is in a text exactly when it is in one of the
+ * text's words, which is what lets an index of words answer substring searches.
+ */
+export const wordsOf = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? []
+
+export const isWord = (term: string) => letterOrDigit.test(term)
+
+const isLetterOrDigit = (codePoint: number | undefined) =>
+    codePoint !== undefined &&
+    (codePoint < 128 ? (codePoint >= 48 && codePoint <= 57) || (codePoint >= 97 && codePoint <= 122) || (codePoint >= 65 && codePoint <= 90) : letterOrDigit.test(String.fromCodePoint(codePoint)))
+
+const codePointBefore = (text: string, index: number) => {
+    if (index === 0) return undefined
+    const low = text.charCodeAt(index - 1)
+    const high = index >= 2 ? text.charCodeAt(index - 2) : 0
+    return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(index - 2) : low
+}
+
+/** Whether a word of the text (a run of letters and digits) is `term` itself. */
+export const holdsWholeWord = (text: string, term: string) => {
+    if (!isWord(term)) return false
+    for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) {
+        if (!isLetterOrDigit(codePointBefore(text, at)) && !isLetterOrDigit(text.codePointAt(at + term.length))) return true
+    }
+    return false
+}

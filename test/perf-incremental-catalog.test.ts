@@ -1,0 +1,187 @@
+/**
+ * A catalog built from the one before it, change by change, must be the catalog built from
+ * scratch: the same items, lists, problems, leaderboards, author sections, sorted lists and
+ * quick-search answers. Random edits of a small folder (items coming, going and breaking;
+ * engines and levels changing validity under the items that use them; drafts; a post held by a
+ * folder and by a `.md` file at once) are applied as the content state hands them over.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { Catalog } from '../src/catalog/catalog.js'
+import { LayeredMap } from '../src/catalog/layered-map.js'
+import { runQuery } from '../src/catalog/search.js'
+import type { ContentType } from '../src/content/item-types.js'
+import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../src/content/load.js'
+import { normalizeFields } from '../src/content/records.js'
+import { normalizeServerSettings } from '../src/content/server-settings.js'
+
+const test = suite('perf: incremental catalog')
+
+/** A small deterministic random generator (mulberry32), so a failure can be replayed. */
+const randomFrom = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+const words = ['neon', 'dream', 'night', 'drive', 'rain', 'échos', '夢', 'lullaby', 'road']
+const plurals: Record<ContentType, string> = {
+    post: 'posts',
+    playlist: 'playlists',
+    level: 'levels',
+    skin: 'skins',
+    background: 'backgrounds',
+    effect: 'effects',
+    particle: 'particles',
+    engine: 'engines',
+    replay: 'replays',
+}
+
+type Step = { key: string; record: ItemRecord | null | undefined }
+
+const makeRandom = (seed: number) => {
+    const random = randomFrom(seed)
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
+    const chance = (p: number) => random() < p
+    let edits = 0
+    const text = () => `${pick(words)} ${pick(words)}${chance(0.2) ? '-mix' : ''}`
+
+    const record = (type: ContentType, name: string, fields: Record<string, unknown>, leaderboards: LeaderboardRecord[] = []): ItemRecord => ({
+        type,
+        name,
+        file: `${plurals[type]}/${name}/item.yaml`,
+        fields: normalizeFields(type, {
+            title: chance(0.3) ? { en: text(), ja: text() } : text(),
+            author: chance(0.8) ? pick(['alice', 'bob', { en: 'carol', ja: 'キャロル' }]) : undefined,
+            description: chance(0.5) ? text() : undefined,
+            rating: Math.floor(random() * 40),
+            time: chance(0.9) ? Math.floor(random() * 50) * 1000 : undefined,
+            draft: chance(0.05),
+            unlisted: chance(0.05),
+            tags: chance(0.3) ? [pick(words)] : [],
+            ...fields,
+        }),
+        locateReference: () => ({}),
+        resources: {},
+        comments: [],
+        leaderboards,
+    })
+
+    /** One random change of a unit: a new version of its record, a broken one (null), or none (gone). */
+    const step = (): Step => {
+        edits++
+        const type = pick(['level', 'level', 'level', 'engine', 'skin', 'playlist', 'replay', 'post'] as const)
+        const name = `${type}-${Math.floor(random() * (type === 'level' ? 12 : 3))}`
+        const key = type === 'post' && chance(0.5) ? `posts/${name}.md` : `${plurals[type]}/${name}`
+        if (chance(0.15)) return { key, record: undefined }
+        if (chance(0.1)) return { key, record: null }
+        const level = () => `level-${Math.floor(random() * 13)}`
+        switch (type) {
+            case 'level':
+                return { key, record: record(type, name, { engine: `engine-${Math.floor(random() * 4)}`, useSkin: chance(0.5) ? { useDefault: false, item: `skin-${Math.floor(random() * 4)}` } : undefined }, leaderboardsOf(name)) }
+            case 'engine':
+                return { key, record: record(type, name, { skin: `skin-${Math.floor(random() * 4)}` }) }
+            case 'playlist':
+                return { key, record: record(type, name, { levels: [level(), level()] }) }
+            case 'replay':
+                return { key, record: record(type, name, { level: level() }) }
+            default:
+                return { key, record: record(type, name, {}) }
+        }
+    }
+
+    const leaderboardsOf = (name: string): LeaderboardRecord[] =>
+        chance(0.3)
+            ? [
+                  {
+                      name: 'top',
+                      file: `levels/${name}/leaderboards/top.yaml`,
+                      title: 'Top',
+                      records: [{ name: '1', rank: '1', player: 'p', value: '1', replays: [`replay-${Math.floor(random() * 4)}`] }],
+                  },
+              ]
+            : []
+
+    return { step, chance, edits: () => edits }
+}
+
+const settings = normalizeServerSettings({ title: 'test', levels: { sections: [{ title: 'Picked', items: ['level-1', 'level-7', 'level-99'] }] } }, 'server.yaml')
+
+/** The content state's side: numbered snapshots, each saying which units changed since the one before. */
+const contentSeries = () => {
+    let units = LayeredMap.of<string, ItemRecord | null>()
+    let version = 0
+    return (steps: Step[]): LoadedContent => {
+        const changes = new Map<string, ItemRecord | null | undefined>()
+        for (const { key, record } of steps) changes.set(key, record)
+        units = units.with(changes)
+        return { settings, units, problems: [], version: ++version, changed: new Set(changes.keys()) }
+    }
+}
+
+const types: ContentType[] = ['post', 'playlist', 'level', 'skin', 'engine', 'replay']
+const names = (items: readonly ItemRecord[]) => items.map((item) => item.name)
+const sorts = [{ by: 'title', order: 'asc' }, { by: 'rating', order: 'desc' }] as const
+const queries = ['neon', 'dream night', 'ni', 'night-', 'échos', '夢', 'level-1', 'rain road', 'zzz']
+
+/** Everything a request can read of a catalog, in a form two catalogs can be compared by. */
+const view = (catalog: Catalog) => {
+    const seen: Record<string, unknown> = {}
+    for (const type of types) {
+        seen[`${type} items`] = [...catalog.items[type].keys()].sort()
+        seen[`${type} items are the records`] = [...catalog.items[type].values()].map((item) => `${item.name}:${item.fields.rating}:${JSON.stringify(item.fields.title)}`).sort()
+        seen[`${type} listed`] = names(catalog.listed[type])
+        for (const sort of sorts) seen[`${type} sorted ${sort.by}`] = names(catalog.sortedList(type, sort))
+        for (const keywords of queries) {
+            seen[`${type} search ${keywords}`] = names(runQuery(catalog.listed[type], { keywords, filters: [] }))
+            seen[`${type} search ${keywords} by title`] = names(runQuery(catalog.sortedList(type, sorts[0]), { keywords, filters: [(item) => item.fields.rating > 10] }))
+        }
+        for (const item of catalog.listed[type]) {
+            seen[`${type} ${item.name} by author`] = names(catalog.byAuthor(item))
+            seen[`${type} ${item.name} leaderboards`] = catalog.leaderboardsOf(item).map((leaderboard) => leaderboard.name)
+            seen[`${type} ${item.name} users`] = [...catalog.usersOf(item)].map(([type, users]) => `${type}:${names(users)}`)
+        }
+    }
+    seen.problems = catalog.problems.map((problem) => JSON.stringify(problem)).sort()
+    return seen
+}
+
+for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+    // Every third run serves drafts, which changes what a draft's name resolves to.
+    const options = { drafts: seed % 3 === 0 }
+    test(`seed ${seed}${options.drafts ? ', drafts served' : ''}: a catalog built change by change is the catalog built from scratch`, () => {
+        const { step, chance, edits } = makeRandom(seed)
+        const next = contentSeries()
+        let catalog = new Catalog(next(Array.from({ length: 40 }, step)), options)
+        for (let round = 0; round < 60; round++) {
+            // Most changes are one unit; some are bursts, as a checkout would make.
+            const content = next(Array.from({ length: chance(0.8) ? 1 : 8 }, step))
+            // Reading the catalog first builds its indexes, which the next one then carries on.
+            view(catalog)
+            catalog = new Catalog(content, options, catalog)
+            assert.equal(view(catalog), view(new Catalog(content, options)), `after ${edits()} edits (round ${round})`)
+        }
+    })
+}
+
+test('a catalog not made from the snapshot right before it is built from scratch', () => {
+    const { step } = makeRandom(9)
+    const next = contentSeries()
+    const first = new Catalog(next(Array.from({ length: 30 }, step)), { drafts: false })
+    next([step()])
+    const skipped = next([step()])
+    assert.equal(view(new Catalog(skipped, { drafts: false }, first)), view(new Catalog(skipped, { drafts: false })))
+})
+
+test('an older snapshot keeps answering as it did after newer ones are made from it', () => {
+    const { step } = makeRandom(11)
+    const next = contentSeries()
+    const old = new Catalog(next(Array.from({ length: 40 }, step)), { drafts: false })
+    const seen = view(old)
+    let catalog = old
+    for (let round = 0; round < 20; round++) catalog = new Catalog(next([step(), step()]), { drafts: false }, catalog)
+    assert.equal(view(old), seen)
+})
+
+test.run()
