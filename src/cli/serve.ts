@@ -2,12 +2,22 @@ import { resolve } from 'node:path'
 import { lanAddresses } from '../auth/addresses.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
-import { startShelf } from '../server.js'
+import { startShelf, type RunningShelf } from '../server.js'
 import type { ServeArguments } from './arguments.js'
 
 export const serve = async ({ options, listen }: ServeArguments) => {
     const started = performance.now()
+    // Signals are taken from the start, so that one arriving at any moment ends the process with
+    // exit code 0: before Shelf runs there is nothing to close (every write is atomic), after it
+    // runs it is closed first.
+    let running: RunningShelf | undefined
+    const stop = () => {
+        void (running?.close() ?? Promise.resolve()).then(() => process.exit(0))
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
     const shelf = await startShelf(options, listen)
+    running = shelf
     const catalog = shelf.catalog()
     const counts = contentTypes
         .map((type) => [catalog.items[type].size === 1 ? type : contentTypeInfos[type].plural, catalog.items[type].size] as const)
@@ -46,9 +56,4 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         })
     }
 
-    const stop = () => {
-        void shelf.close().then(() => process.exit(0))
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
 }
