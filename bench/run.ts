@@ -14,6 +14,8 @@
  * (bench/ceiling-server.ts) answering the same URLs with the same bytes Shelf sent, the most
  * any Node server can do here. Each scenario's URL is taken from the running server: the
  * level's name from the list, the resource from that level's cover, the deep page is the last.
+ * Quick search asks 206 different searches in turn (bench/search-queries.ts), each request
+ * numbered so that Shelf's cache of answers never answers it: every request is a search.
  *
  * Tables go to stdout (or JSON with --json), progress to stderr.
  */

@@ -106,17 +106,20 @@ const makeRandom = (seed: number) => {
     return { step, chance, edits: () => edits }
 }
 
-const settings = normalizeServerSettings({ title: 'test', levels: { sections: [{ title: 'Picked', items: ['level-1', 'level-7', 'level-99'] }] } }, 'server.yaml')
+/** Settings with a hand-picked section, in either fallback locale (which orders titles). */
+const settingsIn = (fallbackLocale: string) =>
+    normalizeServerSettings({ title: 'test', fallbackLocale, levels: { sections: [{ title: 'Picked', items: ['level-1', 'level-7', 'level-99'] }] } }, 'server.yaml')
+const settings = { en: settingsIn('en'), ja: settingsIn('ja') }
 
 /** The content state's side: numbered snapshots, each saying which units changed since the one before. */
 const contentSeries = () => {
     let units = LayeredMap.of<string, ItemRecord | null>()
     let version = 0
-    return (steps: Step[]): LoadedContent => {
+    return (steps: Step[], locale: 'en' | 'ja' = 'en'): LoadedContent => {
         const changes = new Map<string, ItemRecord | null | undefined>()
         for (const { key, record } of steps) changes.set(key, record)
         units = units.with(changes)
-        return { settings, units, problems: [], version: ++version, changed: new Set(changes.keys()) }
+        return { settings: settings[locale], units, problems: [], version: ++version, changed: new Set(changes.keys()) }
     }
 }
 
@@ -156,7 +159,7 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
         let catalog = new Catalog(next(Array.from({ length: 40 }, step)), options)
         for (let round = 0; round < 60; round++) {
             // Most changes are one unit; some are bursts, as a checkout would make.
-            const content = next(Array.from({ length: chance(0.8) ? 1 : 8 }, step))
+            const content = next(Array.from({ length: chance(0.8) ? 1 : 8 }, step), chance(0.9) ? 'en' : 'ja')
             // Reading the catalog first builds its indexes, which the next one then carries on.
             view(catalog)
             catalog = new Catalog(content, options, catalog)

@@ -157,6 +157,8 @@ export class Catalog {
         }
         const authors = base.authors[type]
         if (authors) this.authors[type] = patchGroups(authors, change, authorKey, newestFirst)
+        // Titles and authors sort by their text in the fallback locale: another one orders them anew.
+        if (base.settings.fallbackLocale !== this.settings.fallbackLocale) return
         for (const [key, { sort, list }] of base.sortedLists) {
             if (!key.startsWith(`${type}:`)) continue
             const sorted = { sort, list: patchSorted(list, change.removed, change.added, sortOrder(sort, this.settings.fallbackLocale)) }

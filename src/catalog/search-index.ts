@@ -5,8 +5,9 @@ import { isWord, searchTextOf, titleSpanOf, wordsOf, type TitleSpan } from './se
 type Growing = { values: Int32Array; length: number }
 
 /**
- * Ascending lists of numbers by key, only ever appended to. Most lists of an index hold one
- * number (the tokens of a name, say), which is kept as that number rather than as an array.
+ * Ascending lists of numbers by key, only ever appended to. Many lists of an index hold one
+ * number (the items holding the number in a level's name, say), kept as that number rather than
+ * as an array.
  */
 class PostingLists {
     private readonly lists = new Map<number, Growing | number>()
@@ -45,7 +46,7 @@ const noValues = new Int32Array(0)
 
 /**
  * A small integer (a V8 Smi, the cheapest Map key) for three UTF-16 code units: exact and
- * non-negative when each is below 1024 (Latin, Greek, Cyrillic…), else a hash, negative. Tokens
+ * non-negative when each is below 1024 (Latin, Greek, Cyrillic…), else a hash, negative. Words
  * sharing a hash only add candidates, which the substring check then drops.
  */
 const trigramKey = (a: number, b: number, c: number) => {
@@ -54,9 +55,9 @@ const trigramKey = (a: number, b: number, c: number) => {
     return -1 - (hash >>> 2)
 }
 
-const trigramKeys = (token: string) => {
+const trigramKeys = (word: string) => {
     const keys = new Set<number>()
-    for (let index = 2; index < token.length; index++) keys.add(trigramKey(token.charCodeAt(index - 2), token.charCodeAt(index - 1), token.charCodeAt(index)))
+    for (let index = 2; index < word.length; index++) keys.add(trigramKey(word.charCodeAt(index - 2), word.charCodeAt(index - 1), word.charCodeAt(index)))
     return keys
 }
 

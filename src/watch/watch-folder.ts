@@ -1,5 +1,6 @@
-import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
-import { basename, join } from 'node:path'
+import { watch } from 'chokidar'
+import { statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { isIgnored } from '../content/load.js'
 
 export type FolderWatcher = {
@@ -15,10 +16,19 @@ export type WatchOptions = {
     maxWaitMs?: number
 }
 
+/** How long after a batch its files are looked at again: past chokidar's 50 ms change throttle. */
+const recheckMs = 75
+
+/** Size and modification time: what a second save within chokidar's throttle would change. */
+const fingerprint = (root: string, path: string) => {
+    const info = statSync(join(root, path), { throwIfNoEntry: false })
+    return info ? `${info.size}:${info.mtimeMs}` : 'missing'
+}
+
 const describeWatchError = (error: NodeJS.ErrnoException) =>
     error.code === 'ENOSPC'
-        ? "cannot watch every folder: the system's limit of file watchers is reached (fs.inotify.max_user_watches; " +
-          'Shelf needs one per folder). Changes in some folders will show only after a restart. ' +
+        ? "cannot watch every file: the system's limit of file watchers is reached (fs.inotify.max_user_watches; " +
+          'Shelf needs about one per file and folder). Changes to some files will show only after a restart. ' +
           'Raise the limit (sudo sysctl fs.inotify.max_user_watches=1048576) or serve with --no-watch.'
         : `watching the folder failed (${error.message}); changes may show only after a restart`
 
@@ -27,10 +37,6 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
  * such as `git checkout` of a branch or an editor's write-then-rename save, becomes one batch;
  * editor leftovers (swap, backup, temporary and dot files) never count as changes. Batches run
  * one at a time: changes arriving during one are gathered into the next.
- *
- * Only folders are watched, one watch each: a folder's watch also reports every change of the
- * files in it (written, created, removed, renamed), so a file needs none of its own, and a level
- * costs one watch instead of one per file. Dot folders (the cache, .git) are not watched at all.
  */
 export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<void>, options: WatchOptions = {}): FolderWatcher => {
     const quietMs = options.quietMs ?? 20
@@ -39,99 +45,57 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
     let quietTimer: NodeJS.Timeout | undefined
     let batchStarted = 0
     let running: Promise<void> = Promise.resolve()
-    let closed = false
 
     const flush = () => {
         clearTimeout(quietTimer)
         quietTimer = undefined
         const paths = [...pending]
         pending.clear()
-        running = running.then(() => onBatch(paths)).catch((error: unknown) => console.error('shelf: reload failed:', error))
+        const seen = new Map(paths.map((path) => [path, fingerprint(root, path)]))
+        running = running
+            .then(() => onBatch(paths))
+            .then(() => {
+                // chokidar drops a second change of a file within 50 ms of the first, which a
+                // formatter or script saving twice runs into: look once more after that window.
+                setTimeout(() => {
+                    for (const [path, before] of seen) if (fingerprint(root, path) !== before) note(join(root, path))
+                }, recheckMs).unref()
+            })
+            .catch((error: unknown) => console.error('shelf: reload failed:', error))
     }
 
+    let closed = false
     const note = (path: string) => {
-        if (closed || path.split('/').some(isIgnored)) return
+        if (closed) return
+        const relativePath = relative(root, path).split(sep).join('/')
+        if (relativePath === '' || relativePath.split('/').some(isIgnored)) return
         if (pending.size === 0) batchStarted = Date.now()
-        pending.add(path)
+        pending.add(relativePath)
         clearTimeout(quietTimer)
         const wait = Math.max(0, Math.min(quietMs, batchStarted + maxWaitMs - Date.now()))
         quietTimer = setTimeout(flush, wait)
     }
 
+    const watcher = watch(root, {
+        ignoreInitial: true,
+        // Dot folders (the cache, .git) are skipped whole rather than watched and filtered.
+        ignored: (path) => relative(root, path).split(sep).some((segment) => segment.startsWith('.')),
+    })
+    watcher.on('all', (_event, path) => note(path))
     // A watcher error must never take the server down: say once what it means and keep serving.
     const reported = new Set<string>()
-    const report = (error: NodeJS.ErrnoException) => {
-        const code = error.code ?? 'unknown'
+    watcher.on('error', (error) => {
+        const code = (error as NodeJS.ErrnoException).code ?? 'unknown'
         if (reported.has(code)) return
         reported.add(code)
-        console.error(`shelf: ${describeWatchError(error)}`)
-    }
-
-    /** Watched folders by path relative to the root ('' for the root itself). */
-    const watchers = new Map<string, FSWatcher>()
-
-    /** Watches a folder and the folders below it; `announce` notes every path found in them, for a folder that just appeared. */
-    const add = (folder: string, announce: boolean) => {
-        if (closed || watchers.has(folder)) return
-        const absolute = join(root, folder)
-        try {
-            const watcher = watch(absolute, (event, name) => {
-                if (name) changed(folder, event, name.toString())
-            })
-            watcher.on('error', (error) => {
-                report(error)
-                forget(folder)
-            })
-            watchers.set(folder, watcher)
-        } catch (error) {
-            report(error as NodeJS.ErrnoException)
-        }
-        // Listed after its watch starts, so an entry made meanwhile is either listed or reported.
-        let entries
-        try {
-            entries = readdirSync(absolute, { withFileTypes: true })
-        } catch {
-            return // gone already: the event about its parent says so
-        }
-        for (const entry of entries) {
-            if (entry.name.startsWith('.')) continue
-            const path = folder ? `${folder}/${entry.name}` : entry.name
-            if (announce) note(path)
-            if (entry.isDirectory()) add(path, announce)
-        }
-    }
-
-    /** Stops watching a folder that went away (or was renamed away), and everything below it. */
-    const forget = (folder: string) => {
-        for (const [path, watcher] of watchers) {
-            if (path !== folder && !path.startsWith(`${folder}/`)) continue
-            watcher.close()
-            watchers.delete(path)
-        }
-    }
-
-    const changed = (folder: string, event: string, name: string) => {
-        // Removed or renamed away, a watched folder reports it under its own name: its parent reports it too.
-        if (event === 'rename' && name === basename(folder) && !statSync(join(root, folder), { throwIfNoEntry: false })) {
-            forget(folder)
-            return
-        }
-        const path = folder ? `${folder}/${name}` : name
-        note(path)
-        // Entries come and go with "rename": a folder that appeared is watched from now on, one that went is forgotten.
-        if (event !== 'rename' || name.startsWith('.')) return
-        if (statSync(join(root, path), { throwIfNoEntry: false })?.isDirectory()) add(path, true)
-        else if (watchers.has(path)) forget(path)
-    }
-
-    add('', false)
+        console.error(`shelf: ${describeWatchError(error as NodeJS.ErrnoException)}`)
+    })
     return {
-        ready: Promise.resolve(),
+        ready: new Promise((resolve) => watcher.once('ready', () => resolve())),
         close: async () => {
             closed = true
             clearTimeout(quietTimer)
-            for (const watcher of watchers.values()) watcher.close()
-            watchers.clear()
+            await watcher.close()
             await running
         },
     }
