@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
-import { isSafeName } from '../content/load.js'
+import { isSafeName, type ItemRecord } from '../content/load.js'
 import type { CatalogUpdates } from '../updates/catalog-updates.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
 
@@ -11,6 +11,12 @@ import { writeFileAtomic } from '../util/atomic-write.js'
  * random hex, so two at the same millisecond differ. Never derived from what the player typed.
  */
 export const generatedName = () => `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
+
+/** The item's folder (`levels/x`), or its one file for a single-file post (`posts/x.md`). */
+export const itemLocation = (item: ItemRecord) => {
+    const parts = item.file.split('/')
+    return parts.length === 2 ? { folder: undefined, file: item.file } : { folder: parts.slice(0, 2).join('/'), file: item.file }
+}
 
 /** Paths of every file below a folder, relative to the content root. */
 const filesUnder = async (root: string, folder: string): Promise<string[]> => {

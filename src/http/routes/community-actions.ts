@@ -2,13 +2,12 @@ import type Router from '@koa/router'
 import type { ServerSubmitItemCommunityActionResponse } from '@sonolus/core'
 import { stringify } from 'yaml'
 import { displayName } from '../../auth/sessions.js'
-import { generatedName } from '../../writes/content-writer.js'
+import { generatedName, itemLocation } from '../../writes/content-writer.js'
 import { mayModify } from '../../writes/permissions.js'
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { itemParam } from '../respond.js'
 import { answerSubmit, answerUpload, expectedFiles, readSubmission, type Writes } from '../submissions.js'
-import { unitOf } from './item-actions.js'
 
 type CommunityFlags = Omit<ServerSubmitItemCommunityActionResponse, 'key' | 'hashes'>
 
@@ -24,7 +23,7 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
         const item = itemParam(ctx as ShelfContext)
         const { settings } = (ctx as ShelfContext).state.shelf.catalog
         const submission = await readSubmission(ctx, settings.types[item.type].community, 'community')
-        const { folder } = unitOf(item)
+        const { folder } = itemLocation(item)
         if (!folder) throw new HttpError(400, `${item.type} "${item.name}" is a single file (${item.file}), which has no folder for comments`)
         const content = String(submission.values.find((value) => value.query === 'content')?.value ?? '').trim()
         if (!content) throw new HttpError(400, 'option "content" is required: the text of the comment')

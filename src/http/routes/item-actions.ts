@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { parseDocument } from 'yaml'
 import type { CatalogItem } from '../../catalog/catalog.js'
 import { candidateFiles } from '../../content/resources.js'
+import { itemLocation } from '../../writes/content-writer.js'
 import { recordFromValues, resourceFileName, type FormValues } from '../../writes/item-files.js'
 import { mayModify } from '../../writes/permissions.js'
 import type { UploadedFiles } from '../../writes/upload-keys.js'
@@ -14,12 +15,6 @@ import { itemParam } from '../respond.js'
 import { answerSubmit, answerUpload, expectedFiles, readSubmission, unitErrors, type Flags, type Writes } from '../submissions.js'
 
 type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
-
-/** The item's folder (`levels/x`), or its one file for a single-file post (`posts/x.md`). */
-export const unitOf = (item: CatalogItem) => {
-    const parts = item.file.split('/')
-    return parts.length === 2 ? { folder: undefined, file: item.file } : { folder: parts.slice(0, 2).join('/'), file: item.file }
-}
 
 /**
  * E13 and E14: what an item's author and the admins may do to it. `delete` removes its files;
@@ -47,14 +42,14 @@ export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: st
 }
 
 const deleteItem = async (writes: Writes, item: CatalogItem): Promise<Flags> => {
-    const { folder, file } = unitOf(item)
+    const { folder, file } = itemLocation(item)
     if (folder) await writes.writer.removeItem(...(folder.split('/') as [string, string]))
     else await writes.writer.updateFiles([{ path: file }])
     return { shouldRemoveItem: true } satisfies ActionFlags
 }
 
 const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, values: FormValues, uploaded: UploadedFiles): Promise<Flags> => {
-    const { folder, file } = unitOf(item)
+    const { folder, file } = itemLocation(item)
     if (!folder || !file.endsWith('/item.yaml')) throw new HttpError(400, `${item.type} "${item.name}" is kept as ${file}; only items kept as item.yaml can be edited from the app`)
     const { record, files } = recordFromValues(item.type, values)
     // The document is edited in place, so the comments and layout of a hand-written file survive.

@@ -3,6 +3,7 @@ import type { ServerItemDetails, ServerItemSection } from '@sonolus/core'
 import type { Catalog, CatalogItem } from '../../catalog/catalog.js'
 import { contentTypeInfos, type ContentType } from '../../content/item-types.js'
 import type { AnyItem } from '../../catalog/render-item.js'
+import { itemLocation } from '../../writes/content-writer.js'
 import { mayModify } from '../../writes/permissions.js'
 import { renderForm } from '../forms.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
@@ -31,7 +32,7 @@ export const itemDetailsRoutes = (router: Router, writable: boolean) => {
 
 /** Whether the item has comments to read, or a place to write one. Single-file posts have no folder for them. */
 const hasCommunity = (catalog: Catalog, item: CatalogItem, writable: boolean) =>
-    item.comments.length > 0 || (writable && catalog.settings.types[item.type].community.length > 0 && item.file.split('/').length > 2)
+    item.comments.length > 0 || (writable && catalog.settings.types[item.type].community.length > 0 && itemLocation(item).folder !== undefined)
 
 /** Section titles are the app's own text keys, so every player reads them in their language. */
 const usedByTitles: Record<ContentType, string> = {
