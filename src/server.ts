@@ -34,6 +34,8 @@ export type RunningShelf = {
     server: Server
     /** The snapshot being served now; a reload swaps in a new one. */
     catalog(): Catalog
+    /** Resolves once every folder is watched (at once when not watching); changes made meanwhile are not lost. */
+    watching: Promise<void>
     /** Emits `reload` with a ReloadReport after every change of the folder is served. */
     events: EventEmitter<{ reload: [ReloadReport] }>
     close(): Promise<void>
@@ -89,6 +91,7 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
+    const readSince = Date.now()
     const { content, state, hashes, stateFolder } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
@@ -105,8 +108,9 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         },
         options.watch === true,
     )
-    const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths)) : undefined
-    await watcher?.ready
+    // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
+    // longer than the reading); what changes meanwhile is found by the watcher's first scan.
+    const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }) : undefined
 
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
     const server = createServer()
@@ -140,6 +144,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         port,
         server,
         catalog: () => catalog,
+        watching: watcher?.ready ?? Promise.resolve(),
         events,
         close: async () => {
             await watcher?.close()

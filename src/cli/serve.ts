@@ -45,6 +45,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     else if (options.signIn?.enabled !== false) console.log('  signed-in players write into this folder through the forms of server.yaml (--read-only turns that off)')
     if (options.watch) {
         console.log('  following changes of the folder; problems also at /_shelf/problems')
+        void shelf.watching.then(() => console.log(`watching every folder after ${Math.round(performance.now() - started)} ms`))
         let shown = new Set(catalog.problems.map(formatProblem))
         shelf.events.on('reload', ({ paths, ms, problems }) => {
             const now = new Set(problems.map(formatProblem))

@@ -28,6 +28,7 @@ export const startTestServer = async (options: Partial<ShelfOptions> = {}): Prom
     const cache = await temporaryFolder('shelf-cache-')
     const name = options.name ?? 'service'
     const shelf = await startShelf({ content: exampleContent, name, drafts: false, cache, ...options }, { port: 0, host: '127.0.0.1' })
+    await shelf.watching
     return {
         ...shelf,
         root: `${shelf.url}/${name}`,
