@@ -14,7 +14,7 @@ import { formatNumber, log, renderTable } from './output.js'
 import { DEFAULT_SERVER, getJson, startServer, stopServer } from './shelf-process.js'
 import { DEFAULT_TREES_DIR, ensureTree } from './trees.js'
 
-/** Past chokidar's 50 ms change throttle, so every edit is an edit of its own. */
+/** Well past the watcher's batching, so every edit is a reload of its own. */
 const pauseBetweenEditsMs = 150
 const pollEveryMs = 1
 const giveUpAfterMs = 10_000
