@@ -136,7 +136,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes }).callback())
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes }))
     const host = listen.host && listen.host !== '0.0.0.0' && listen.host !== '::' ? listen.host : 'localhost'
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

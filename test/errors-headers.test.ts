@@ -171,6 +171,20 @@ test('JSON responses have a JSON content type and an ETag; a repeat with If-None
     assert.is.not(en.header('etag'), ja.header('etag'))
 })
 
+test('a repeated request gets the same headers and bytes; a request for another Host never gets an answer made for this one', async () => {
+    const path = '/service/levels/list'
+    const first = await raw(path)
+    const again = await raw(path)
+    const { date: _firstDate, ...firstHeaders } = first.headers
+    const { date: _againDate, ...againHeaders } = again.headers
+    assert.equal(againHeaders, firstHeaders)
+    assert.ok(again.body.equals(first.body), 'the same bytes')
+    const sources = (response: Awaited<ReturnType<typeof raw>>) => new Set(collectItems(response.json()).map((item) => item.source))
+    const other = await raw(path, { headers: { host: 'shelf.test:8080' } })
+    assert.equal(sources(other), new Set(['http://shelf.test:8080']))
+    assert.equal(sources(await raw(path)), new Set([server.url]))
+})
+
 // ---------------------------------------------------------------- protocol name
 
 test("name 'sonolus': paths under /sonolus, a Sonolus-Version header, nothing under /service", async () => {

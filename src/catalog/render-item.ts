@@ -12,6 +12,7 @@ import type {
     Tag,
     UseItem,
 } from '@sonolus/core'
+import { LRUCache } from 'lru-cache'
 import type { ContentType } from '../content/item-types.js'
 import type { Resource } from '../content/resources.js'
 import { localize, type LocalizedText } from '../content/text.js'
@@ -31,6 +32,9 @@ export type ItemOfType = {
 
 export type AnyItem = ItemOfType[ContentType]
 
+/** Characters of serialized items kept per renderer: the pages players look at, not every item. */
+const serializedBudget = 16 * 1024 * 1024
+
 /**
  * Turns catalog items into the protocol's item records for one locale and one source address.
  * Nested items (a level's engine, the engine's skin…) are rendered once and shared, so a list of
@@ -38,6 +42,7 @@ export type AnyItem = ItemOfType[ContentType]
  */
 export class ItemRenderer {
     private readonly rendered = new Map<CatalogItem, AnyItem>()
+    private readonly serialized = new LRUCache<CatalogItem, string>({ maxSize: serializedBudget, sizeCalculation: (json) => json.length })
 
     constructor(
         private readonly catalog: Catalog,
@@ -68,6 +73,19 @@ export class ItemRenderer {
             this.rendered.set(item, rendered)
         }
         return rendered as ItemOfType[T]
+    }
+
+    /**
+     * The item as JSON, for lists: a page is put together from its items' JSON rather than
+     * serialized whole for each request. A list item is not kept rendered, only serialized.
+     */
+    itemJson(item: CatalogItem): string {
+        let json = this.serialized.get(item)
+        if (json === undefined) {
+            json = JSON.stringify(this.rendered.get(item) ?? this.render(item))
+            this.serialized.set(item, json)
+        }
+        return json
     }
 
     private render(item: CatalogItem): AnyItem {

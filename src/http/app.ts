@@ -1,6 +1,7 @@
 import Router from '@koa/router'
 import { version } from '@sonolus/core'
 import Koa, { type Context, type Next } from 'koa'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import compress from 'koa-compress'
 import conditional from 'koa-conditional-get'
 import etag from '@koa/etag'
@@ -9,6 +10,7 @@ import type { Catalog } from '../catalog/catalog.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
+import { PreparedAnswers } from './prepared-answers.js'
 import { requestState } from './request-state.js'
 import { cachedResponses } from './response-cache.js'
 import { authenticateRoutes } from './routes/authenticate.js'
@@ -32,11 +34,14 @@ export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes 
 
 /**
  * The HTTP side: thin routes mirroring the protocol's URL tree under `/{name}`, reading whichever
- * catalog snapshot is current when a request arrives.
+ * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
+ * the app from the answer it got the first time.
  */
 export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes }: Services) => {
     const app = new Koa()
     const headers = protocolHeaders(options.name)
+    const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
+    app.use(prepared.keep)
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
     // Only JSON is compressed: resources are sent as stored, and gzip resources are gzip already.
@@ -72,7 +77,10 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     app.use(router.routes())
     app.use(developmentRoutes(getCatalog))
     app.use(notFoundAsJson)
-    return app
+    const handle = app.callback()
+    return (req: IncomingMessage, res: ServerResponse) => {
+        if (!prepared.answer(req, res)) void handle(req, res)
+    }
 }
 
 const versionHeader = (header: string) => async (ctx: Context, next: Next) => {

@@ -13,6 +13,16 @@ export const respond = <T>(ctx: Context, body: T) => {
     ctx.body = JSON.stringify(body)
 }
 
+/**
+ * Sends a body with an `items` array whose entries are JSON already (a list page from its items'
+ * stored JSON): the rest of the body is serialized here and the items are put in as they are.
+ */
+export const respondWithItems = <T extends { items: unknown[] }>(ctx: Context, body: Omit<T, 'items'>, itemsJson: readonly string[]) => {
+    const rest = JSON.stringify(body)
+    ctx.type = 'application/json; charset=utf-8'
+    ctx.body = `{"items":[${itemsJson.join(',')}]${rest === '{}' ? '}' : `,${rest.slice(1)}`}`
+}
+
 /** The `{type}` path segment as a protocol type; anything else is a 404 naming the known ones. */
 export const protocolTypeParam = (ctx: Context): ProtocolType => {
     const plural = String(ctx.params.type)

@@ -29,6 +29,9 @@ const cacheFor = (catalog: Catalog) => {
  */
 export const cachedResponses = async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()
+    // Typed searches are a long tail: kept, their answers would push out the pages that repeat
+    // and keep the collector busy, for a hit that rarely comes. A search is quick on its own.
+    if (ctx.query.keywords) return next()
     const { catalog, renderer, user } = (ctx as ShelfContext).state.shelf
     const cache = cacheFor(catalog)
     // What a player is offered to do (their items' actions, their comments' delete) is theirs alone.

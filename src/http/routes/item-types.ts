@@ -6,7 +6,7 @@ import { renderForm } from '../forms.js'
 import { readItemQuery, selectItems } from '../item-query.js'
 import { pageSizes, paginate } from '../pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
-import { protocolTypeParam, respond } from '../respond.js'
+import { protocolTypeParam, respond, respondWithItems } from '../respond.js'
 import { declaredSectionText, renderSection } from '../sections.js'
 
 /** E8 and E9: a type's landing page (with its create forms when players may write) and its searchable list. */
@@ -29,13 +29,16 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
         const settings = state.catalog.settings.types[type]
         const items = isContentType(type) ? selectItems(state.catalog, type, readItemQuery(settings, state.query), state.configurationFilters(type)) : []
         const page = paginate(items, pageSizes.items, state.query, settings.paging, (item) => item.name)
-        respond<ServerItemList<unknown>>(ctx, {
-            title: state.renderer.optionalText(settings.title),
-            pageCount: page.pageCount,
-            cursor: page.cursor,
-            items: page.items.map((item) => state.renderer.item(item)),
-            searches: settings.searches.map((form) => renderForm(form, state.renderer)),
-        })
+        respondWithItems<ServerItemList<unknown>>(
+            ctx,
+            {
+                title: state.renderer.optionalText(settings.title),
+                pageCount: page.pageCount,
+                cursor: page.cursor,
+                searches: settings.searches.map((form) => renderForm(form, state.renderer)),
+            },
+            page.items.map((item) => state.renderer.itemJson(item)),
+        )
     })
 }
 
