@@ -137,8 +137,8 @@ const view = (catalog: Catalog) => {
         seen[`${type} listed`] = names(catalog.listed[type])
         for (const sort of sorts) seen[`${type} sorted ${sort.by}`] = names(catalog.sortedList(type, sort))
         for (const keywords of queries) {
-            seen[`${type} search ${keywords}`] = names(runQuery(catalog.listed[type], { keywords, filters: [] }))
-            seen[`${type} search ${keywords} by title`] = names(runQuery(catalog.sortedList(type, sorts[0]), { keywords, filters: [(item) => item.fields.rating > 10] }))
+            seen[`${type} search ${keywords}`] = names(runQuery(catalog.listed[type], { keywords, filters: [] }).slice())
+            seen[`${type} search ${keywords} by title`] = names(runQuery(catalog.sortedList(type, sorts[0]), { keywords, filters: [(item) => item.fields.rating > 10] }).slice())
         }
         for (const item of catalog.listed[type]) {
             seen[`${type} ${item.name} by author`] = names(catalog.byAuthor(item))

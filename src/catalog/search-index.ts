@@ -163,7 +163,15 @@ export class SearchIndex {
  * for a search of one word, whether each holds it in its title (1) or not (0); else the search
  * text of the item at an index of `items`, and where its title is.
  */
-export type Found = { items: CatalogItem[] } & ({ inTitle: number[] } | { text(index: number): string; titleSpan(index: number): TitleSpan })
+export type Found = { items: CatalogItem[] } & ({ inTitle: number[] } | TextFound)
+
+/** What ranking the items found needs when the index cannot tell it alone. */
+export type TextFound = {
+    text(index: number): string
+    titleSpan(index: number): TitleSpan
+    /** False when the item's title lacks a part of some term, so it cannot hold the search in its title. */
+    mayHoldInTitle(index: number): boolean
+}
 
 /**
  * Work arrays over the slots, kept for the next search rather than made for each: a typed array
@@ -176,6 +184,9 @@ class Scratch {
     counts = new Uint16Array(0)
     /** The search that last found a slot holding its term in the title. */
     titled = new Uint32Array(0)
+    /** Like `stamps` and `counts`, for the parts held in the title. */
+    titleStamps = new Uint32Array(0)
+    titleCounts = new Uint16Array(0)
     /** The entries found, as `position << 1 | in title`. */
     entries = new Int32Array(0)
     private search = 0
@@ -187,6 +198,8 @@ class Scratch {
             this.stamps = new Uint32Array(size)
             this.counts = new Uint16Array(size)
             this.titled = new Uint32Array(size)
+            this.titleStamps = new Uint32Array(size)
+            this.titleCounts = new Uint16Array(size)
             this.entries = new Int32Array(size)
             this.search = 0
         }
@@ -195,6 +208,32 @@ class Scratch {
 }
 
 const scratch = new Scratch()
+
+/**
+ * Counts, for each slot, how many of the parts in turn it holds (through any of a part's words),
+ * and calls `holdsAll` for each slot holding every part. Only a slot that held every earlier part
+ * counts the next one, and holding a part twice counts it once.
+ */
+const countHolders = (
+    wordsByPart: readonly number[][],
+    forEachHolder: (word: number, visit: (slot: number) => void) => void,
+    stamps: Uint32Array,
+    counts: Uint16Array,
+    search: number,
+    holdsAll: (slot: number) => void,
+) => {
+    wordsByPart.forEach((words, count) => {
+        const last = count === wordsByPart.length - 1
+        for (const word of words) {
+            forEachHolder(word, (slot) => {
+                if ((stamps[slot] === search ? counts[slot] : 0) !== count) return
+                stamps[slot] = search
+                counts[slot] = count + 1
+                if (last) holdsAll(slot)
+            })
+        }
+    })
+}
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -223,23 +262,13 @@ export class ListSearch {
         const exact = terms.every((term) => isWord(term) && looked.includes(term))
         const wordsByPart = looked.map((part) => index.wordsHolding(part))
         const search = scratch.begin(positions.length)
-        const { stamps, counts, titled, entries } = scratch
+        const { stamps, counts, titled, titleStamps, titleCounts, entries } = scratch
         // With one term of letters and digits, its words' lists also say which items hold it in their title.
         const titles = exact && terms.length === 1
         if (titles) for (const word of wordsByPart[0]!) index.forEachTitleHolder(word, (slot) => (titled[slot] = search))
-        // How many looked-up parts each slot has held so far, in order: only a slot that held every
-        // earlier part counts the next one, and holding a part twice counts it once.
         let found = 0
-        wordsByPart.forEach((words, count) => {
-            const last = count === looked.length - 1
-            for (const word of words) {
-                index.forEachHolder(word, (slot) => {
-                    if (slot >= positions.length || (stamps[slot] === search ? counts[slot] : 0) !== count) return
-                    stamps[slot] = search
-                    counts[slot] = count + 1
-                    if (last && positions[slot]! >= 0) entries[found++] = (positions[slot]! << 1) | (titled[slot] === search ? 1 : 0)
-                })
-            }
+        countHolders(wordsByPart, (word, visit) => index.forEachHolder(word, visit), stamps, counts, search, (slot) => {
+            if (slot < positions.length && positions[slot]! >= 0) entries[found++] = (positions[slot]! << 1) | (titled[slot] === search ? 1 : 0)
         })
         // Sorted, the entries are in the list's order.
         const ordered = entries.subarray(0, found).sort()
@@ -252,6 +281,8 @@ export class ListSearch {
             }
             return { items, inTitle }
         }
+        // Only an item whose title holds every part may hold the search in its title: ranking looks at the others' text less.
+        countHolders(wordsByPart, (word, visit) => index.forEachTitleHolder(word, visit), titleStamps, titleCounts, search, () => {})
         const itemSlots: number[] = []
         for (const entry of ordered) {
             const slot = slots[entry >> 1]!
@@ -259,7 +290,12 @@ export class ListSearch {
             items.push(this.list[entry >> 1]!)
             itemSlots.push(slot)
         }
-        return { items, text: (at) => index.texts[itemSlots[at]!]!, titleSpan: (at) => index.titleSpans[itemSlots[at]!]! }
+        return {
+            items,
+            text: (at) => index.texts[itemSlots[at]!]!,
+            titleSpan: (at) => index.titleSpans[itemSlots[at]!]!,
+            mayHoldInTitle: (at) => titleStamps[itemSlots[at]!] === search && titleCounts[itemSlots[at]!] === looked.length,
+        }
     }
 
     private placesIn(index: SearchIndex) {
@@ -278,7 +314,7 @@ export class ListSearch {
 /** The items of a list holding every term, found by looking at each item. */
 export const findEach = (list: readonly CatalogItem[], terms: readonly string[]): Found => {
     const items = list.filter((item) => terms.every((term) => searchTextOf(item).includes(term)))
-    return { items, text: (at) => searchTextOf(items[at]!), titleSpan: (at) => titleSpanOf(items[at]!) }
+    return { items, text: (at) => searchTextOf(items[at]!), titleSpan: (at) => titleSpanOf(items[at]!), mayHoldInTitle: () => true }
 }
 
 const listSearches = new WeakMap<readonly CatalogItem[], ListSearch>()

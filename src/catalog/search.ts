@@ -1,9 +1,10 @@
 import type { OptionDeclaration, SortKey } from '../content/server-settings.js'
 import { allVariants, localize } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
+import type { Sequence } from '../util/sequence.js'
 import { newestFirst, type Order } from './order.js'
-import { findEach, listSearchOf, type Found } from './search-index.js'
-import { holdsWholeWord, searchTextOf, type TitleSpan } from './search-text.js'
+import { findEach, listSearchOf, type Found, type TextFound } from './search-index.js'
+import { holdsWholeWord, searchTextOf } from './search-text.js'
 
 export type ItemFilter = (item: CatalogItem) => boolean
 export type ItemSort = { by: SortKey; order: 'asc' | 'desc' }
@@ -86,30 +87,104 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
 }
 
 /**
- * Quick-search relevance of an item holding every term, from its search text: the whole phrase
- * in the title first, then the phrase anywhere, then every word matching a whole word, then
- * partial matches.
+ * The items found that pass the filters, most relevant first, each rank in the items' order:
+ * the whole phrase in the title first, then the phrase anywhere, then every word matching a whole
+ * word, then partial matches.
  */
-const rankOf = (text: string, title: TitleSpan, phrase: string, terms: readonly string[]) => {
-    const at = text.indexOf(phrase, title.start)
-    if (at >= 0 && at + phrase.length <= title.end) return 0
-    // One term is the phrase, and the item holds it. A phrase of several has a space, which the
-    // name (the line before the title) never has, so it is found from the title on or not at all.
-    if (terms.length === 1 || at >= 0) return 1
-    return terms.every((term) => holdsWholeWord(text, term)) ? 2 : 3
+const rank = (found: Found, terms: readonly string[], filters: readonly ItemFilter[]): ItemSequence => {
+    if ('inTitle' in found) {
+        // One word, and the index said which items hold it in their title.
+        const ranks: CatalogItem[][] = [[], []]
+        found.items.forEach((item, index) => {
+            if (!filters.length || filters.every((filter) => filter(item))) ranks[1 - found.inTitle[index]!]!.push(item)
+        })
+        return ranks[0]!.concat(ranks[1]!)
+    }
+    if (!filters.length) return new RankedItems(found, terms)
+    const kept = found.items.flatMap((item, index) => (filters.every((filter) => filter(item)) ? [index] : []))
+    return new RankedItems(
+        {
+            items: kept.map((index) => found.items[index]!),
+            text: (at) => found.text(kept[at]!),
+            titleSpan: (at) => found.titleSpan(kept[at]!),
+            mayHoldInTitle: (at) => found.mayHoldInTitle(kept[at]!),
+        },
+        terms,
+    )
 }
 
-/** The items found that pass the filters, most relevant first, each rank in the items' order. */
-const rank = (found: Found, terms: readonly string[], filters: readonly ItemFilter[]) => {
-    const phrase = terms.join(' ')
-    const ranks: CatalogItem[][] = [[], [], [], []]
-    for (let index = 0; index < found.items.length; index++) {
-        const item = found.items[index]!
-        if (filters.length && !filters.every((filter) => filter(item))) continue
-        const itemRank = 'inTitle' in found ? 1 - found.inTitle[index]! : rankOf(found.text(index), found.titleSpan(index), phrase, terms)
-        ranks[itemRank]!.push(item)
+export type ItemSequence = Sequence<CatalogItem>
+
+/**
+ * Found items in the order of their ranks, worked out only as far as asked: the first page of a
+ * search holding thousands of items looks at the text of the few it shows, not of all of them.
+ * The first rank (the phrase in the title) is known at once, since only items whose titles hold
+ * every part of the search can be in it.
+ */
+class RankedItems implements ItemSequence {
+    private readonly phrase: string
+    private readonly inTitle: CatalogItem[] = []
+    private readonly inTitleAt = new Set<number>()
+    /** The second rank, as far as the items are looked at. */
+    private readonly anywhere: CatalogItem[] = []
+    /** Items looked at and in neither of the first two ranks, by their index. */
+    private readonly later: number[] = []
+    private looked = 0
+    private whole: CatalogItem[] | undefined
+
+    constructor(
+        private readonly found: { items: CatalogItem[] } & TextFound,
+        private readonly terms: readonly string[],
+    ) {
+        this.phrase = terms.join(' ')
+        found.items.forEach((item, index) => {
+            if (!found.mayHoldInTitle(index)) return
+            const title = found.titleSpan(index)
+            const at = found.text(index).indexOf(this.phrase, title.start)
+            if (at >= 0 && at + this.phrase.length <= title.end) {
+                this.inTitle.push(item)
+                this.inTitleAt.add(index)
+            }
+        })
     }
-    return ranks[0]!.concat(ranks[1]!, ranks[2]!, ranks[3]!)
+
+    get length() {
+        return this.found.items.length
+    }
+
+    slice(start = 0, end = this.length): CatalogItem[] {
+        const first = this.inTitle.length
+        while (first + this.anywhere.length < end && this.looked < this.length) this.lookAtNext()
+        if (first + this.anywhere.length < Math.min(end, this.length)) return this.all().slice(start, end)
+        return [...this.inTitle.slice(start, end), ...this.anywhere.slice(Math.max(0, start - first), Math.max(0, end - first))]
+    }
+
+    findIndex(predicate: (item: CatalogItem, index: number, items: readonly CatalogItem[]) => unknown) {
+        return this.all().findIndex(predicate)
+    }
+
+    private lookAtNext() {
+        const index = this.looked++
+        if (this.inTitleAt.has(index)) return
+        // One term is the phrase, and the item holds it. A phrase of several has a space, which the
+        // name (the line before the title) never has, so it is found from the title on or not at all.
+        if (this.terms.length === 1 || this.found.text(index).indexOf(this.phrase, this.found.titleSpan(index).start) >= 0) this.anywhere.push(this.found.items[index]!)
+        else this.later.push(index)
+    }
+
+    private all() {
+        if (!this.whole) {
+            while (this.looked < this.length) this.lookAtNext()
+            const wholeWords: CatalogItem[] = []
+            const partial: CatalogItem[] = []
+            for (const index of this.later) {
+                const text = this.found.text(index)
+                ;(this.terms.every((term) => holdsWholeWord(text, term)) ? wholeWords : partial).push(this.found.items[index]!)
+            }
+            this.whole = [...this.inTitle, ...this.anywhere, ...wholeWords, ...partial]
+        }
+        return this.whole
+    }
 }
 
 const sortValue = (item: CatalogItem, by: SortKey, fallbackLocale: string): string | number => {
@@ -149,7 +224,7 @@ export const sortItems = (items: readonly CatalogItem[], sort: ItemSort, fallbac
  * filtered and ranked (filtering first or after gives the same items in the same order); any
  * other list is searched item by item.
  */
-export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): readonly CatalogItem[] => {
+export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): ItemSequence => {
     const terms = words(query.keywords)
     if (!terms.length) return query.filters.length ? ordered.filter((item) => query.filters.every((filter) => filter(item))) : ordered
     const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)

@@ -1,5 +1,5 @@
 import type { Catalog, CatalogItem } from '../catalog/catalog.js'
-import { optionFilter, runQuery, type ItemFilter, type ItemQuery } from '../catalog/search.js'
+import { optionFilter, runQuery, type ItemFilter, type ItemQuery, type ItemSequence } from '../catalog/search.js'
 import type { ContentType } from '../content/item-types.js'
 import type { TypeSettings } from '../content/server-settings.js'
 import { decodeOption, type FormInput } from './forms.js'
@@ -30,7 +30,7 @@ export const readItemQuery = (settings: TypeSettings, input: FormInput): ItemQue
 }
 
 /** The items a query selects, in order, after the player's configuration filters. */
-export const selectItems = (catalog: Catalog, type: ContentType, query: ItemQuery, configurationFilters: ItemFilter[]): readonly CatalogItem[] => {
+export const selectItems = (catalog: Catalog, type: ContentType, query: ItemQuery, configurationFilters: ItemFilter[]): ItemSequence => {
     const ordered = query.sort ? catalog.sortedList(type, query.sort) : catalog.listed[type]
     return runQuery(ordered, { ...query, filters: [...configurationFilters, ...query.filters] })
 }

@@ -1,3 +1,4 @@
+import type { Sequence } from '../util/sequence.js'
 import type { FormInput } from './forms.js'
 import { FormValueError } from './forms.js'
 
@@ -12,7 +13,7 @@ export const pageSizes = { items: 20, comments: 10, records: 10 } as const
  * is gone.
  */
 export const paginate = <T>(
-    items: readonly T[],
+    items: Sequence<T>,
     size: number,
     input: FormInput,
     mode: 'page' | 'cursor',
@@ -41,7 +42,7 @@ const parsePage = (raw: string | undefined) => {
 
 const encodeCursor = (offset: number, lastName: string) => Buffer.from(JSON.stringify([offset, lastName])).toString('base64url')
 
-const cursorStart = <T>(items: readonly T[], raw: string | undefined, nameOf: (item: T) => string) => {
+const cursorStart = <T>(items: Sequence<T>, raw: string | undefined, nameOf: (item: T) => string) => {
     if (raw === undefined || raw === '') return 0
     let decoded: unknown
     try {

@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Context, Next } from 'koa'
 import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../catalog/catalog.js'
+import { worthKeeping } from './response-cache.js'
 
 type Prepared = { headers: OutgoingHttpHeaders; notModifiedHeaders: OutgoingHttpHeaders; body: Buffer; etag: string }
 
@@ -50,7 +51,7 @@ export class PreparedAnswers {
         const catalog = this.currentCatalog()
         await next()
         const key = this.keyOf(ctx.req)
-        if (key === undefined || ctx.status !== 200 || !(typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body))) return
+        if (key === undefined || ctx.status !== 200 || !(typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body)) || !worthKeeping(ctx)) return
         const etag = ctx.response.get('ETag')
         if (!etag || String(ctx.response.get('Cache-Control')).includes('no-store')) return
         const body = Buffer.isBuffer(ctx.body) ? ctx.body : Buffer.from(ctx.body)

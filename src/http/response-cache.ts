@@ -9,6 +9,12 @@ type CachedResponse = { body: Buffer; etag: string }
 /** Bytes of answers kept per snapshot: the most asked-for pages, not every page of every search. */
 const budgetBytes = 32 * 1024 * 1024
 
+/**
+ * Typed searches are a long tail: kept, their answers would push out the pages that repeat and
+ * keep the collector busy, for a hit that rarely comes. A search is quick on its own.
+ */
+export const worthKeeping = (ctx: Context) => !ctx.query.keywords
+
 const caches = new WeakMap<Catalog, LRUCache<string, CachedResponse>>()
 
 const cacheFor = (catalog: Catalog) => {
@@ -29,9 +35,7 @@ const cacheFor = (catalog: Catalog) => {
  */
 export const cachedResponses = async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()
-    // Typed searches are a long tail: kept, their answers would push out the pages that repeat
-    // and keep the collector busy, for a hit that rarely comes. A search is quick on its own.
-    if (ctx.query.keywords) return next()
+    if (!worthKeeping(ctx)) return next()
     const { catalog, renderer, user } = (ctx as ShelfContext).state.shelf
     const cache = cacheFor(catalog)
     // What a player is offered to do (their items' actions, their comments' delete) is theirs alone.

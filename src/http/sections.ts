@@ -1,5 +1,5 @@
 import type { ServerItemSection } from '@sonolus/core'
-import type { CatalogItem } from '../catalog/catalog.js'
+import type { ItemSequence } from '../catalog/search.js'
 import type { ContentType } from '../content/item-types.js'
 import type { SectionDeclaration } from '../content/server-settings.js'
 import type { RequestState } from './request-state.js'
@@ -9,7 +9,7 @@ export const sectionSize = 5
 
 type SectionText = Pick<ServerItemSection, 'title' | 'icon' | 'description' | 'help' | 'searchValues'>
 
-export const renderSection = (state: RequestState, itemType: ContentType, items: readonly CatalogItem[], text: SectionText): ServerItemSection =>
+export const renderSection = (state: RequestState, itemType: ContentType, items: ItemSequence, text: SectionText): ServerItemSection =>
     ({
         ...text,
         itemType,

@@ -1,0 +1,2 @@
+/** What a page of a list reads: its length, a slice of it, where an item is. An array is one; so is a result worked out as far as asked. */
+export type Sequence<T> = Pick<readonly T[], 'length' | 'slice' | 'findIndex'>

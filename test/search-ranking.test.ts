@@ -1,0 +1,102 @@
+/**
+ * Quick-search ranking over many matches, page by page: a page is worked out only as far as it
+ * needs, so every page boundary (inside a rank and across ranks) must give the order a full
+ * ranking gives. The expected order is worked out here from the files' titles and descriptions.
+ */
+import type { LevelItem, ServerItemList } from '@sonolus/core'
+import { rm } from 'node:fs/promises'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { tinyMp3, tinyPng, writeTree, type FileTree } from './support/fixtures.js'
+import { copyContent, getJson, startTestServer, type TestServer } from './support/server.js'
+
+const test = suite('search ranking')
+
+let content: string
+let server: TestServer
+
+/** Five kinds of level, in turn: the phrase in the title, in the description, its words apart, parts of words, neither. */
+const levels = Array.from({ length: 100 }, (_, index) => {
+    const kinds: [title: string, description: string][] = [
+        [`Zephyr Quartz ${index}`, 'A plain chart.'],
+        [`Song ${index}`, 'A zephyr quartz tune.'],
+        [`Quartz and Zephyr ${index}`, 'A plain chart.'],
+        [`Zephyrs Quartzite ${index}`, 'A plain chart.'],
+        [`Nothing ${index}`, 'A plain chart.'],
+    ]
+    const [title, description] = kinds[index % 5]!
+    // Newer with each index: the list shows the last first.
+    return { name: `ranked-${index}`, title, description, time: Date.UTC(2026, 0, 1, 0, index) }
+})
+
+const files = (): FileTree =>
+    Object.fromEntries(
+        levels.flatMap(({ name, title, description, time }, index) => [
+            [`levels/${name}/item.yaml`, `title: ${title}\ndescription: ${description}\nrating: 5\ntime: ${new Date(time).toISOString()}\n`],
+            [`levels/${name}/cover.png`, tinyPng(index, 1, 2)],
+            [`levels/${name}/bgm.mp3`, tinyMp3(index)],
+            [`levels/${name}/data.json`, JSON.stringify({ bgmOffset: 0, entities: [] })],
+        ]),
+    )
+
+const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)
+
+/** The ranking rule, from the files: phrase in the title, phrase anywhere, every term a whole word, the rest. */
+const expected = (keywords: string) => {
+    const terms = keywords.toLowerCase().split(' ')
+    const phrase = terms.join(' ')
+    const rankOf = ({ title, description }: (typeof levels)[number]) => {
+        const text = `${title}\n${description}`.toLowerCase()
+        if (!terms.every((term) => text.includes(term))) return undefined
+        if (title.toLowerCase().includes(phrase)) return 0
+        if (text.includes(phrase)) return 1
+        return terms.every((term) => wordsOf(text).includes(term)) ? 2 : 3
+    }
+    return levels
+        .map((level) => ({ level, rank: rankOf(level) }))
+        .filter((entry): entry is { level: (typeof levels)[number]; rank: number } => entry.rank !== undefined)
+        .sort((a, b) => a.rank - b.rank || b.level.time - a.level.time)
+        .map(({ level }) => level.name)
+}
+
+const served = async (keywords: string) => {
+    const names: string[] = []
+    let pageCount = 1
+    for (let page = 0; page < pageCount; page++) {
+        const { status, body } = await getJson<ServerItemList<LevelItem>>(`${server.root}/levels/list?type=quick&keywords=${encodeURIComponent(keywords)}&page=${page}`)
+        assert.is(status, 200)
+        pageCount = body.pageCount
+        names.push(...body.items.map((item) => item.name))
+    }
+    return names
+}
+
+test.before(async () => {
+    content = await copyContent()
+    await writeTree(content, files())
+    server = await startTestServer({ content })
+})
+
+test.after(async () => {
+    await server?.stop()
+    if (content) await rm(content, { recursive: true, force: true })
+})
+
+for (const keywords of ['zephyr quartz', 'Zephyr Quartz', 'zephyr qu', 'quartz', 'zephyr a']) {
+    test(`"${keywords}": every page in the order of a full ranking`, async () => {
+        const want = expected(keywords)
+        assert.ok(want.length > 20, `the search spans pages (test self-check: ${want.length} matches)`)
+        assert.equal(await served(keywords), want)
+    })
+}
+
+test('a later page asked first gives the same items as after the pages before it', async () => {
+    const want = expected('zephyr quartz')
+    const { body } = await getJson<ServerItemList<LevelItem>>(`${server.root}/levels/list?type=quick&keywords=zephyr+quartz&page=3`)
+    assert.equal(
+        body.items.map((item) => item.name),
+        want.slice(60, 80),
+    )
+})
+
+test.run()
