@@ -2,51 +2,70 @@ import type { Stats } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { writeFileAtomic } from '../util/atomic-write.js'
+import type { FolderListing } from './folder-listing.js'
 import type { ServedFile } from './resources.js'
+import { SeenEntries } from './seen-entries.js'
 
-type Entry = { size: number; mtimeMs: number; served: ServedFile }
+type ResourceEntry = { size: number; mtimeMs: number; served: ServedFile; seen: boolean }
+type ListingEntry = { ctimeMs: number; listing: FolderListing; seen: boolean }
 
 /**
- * One entry as stored: `[path, size, mtimeMs, hash, contentType]`, and the path of the bytes
+ * One resource as stored: `[path, size, mtimeMs, hash, contentType]`, and the path of the bytes
  * served when they are not the file itself. Flat arrays keep the file small and quick to parse:
  * at a hundred thousand levels it has 400,000 entries, parsed at every start.
  */
-type StoredEntry = [string, number, number, string, string, string?]
+type StoredResource = [string, number, number, string, string, string?]
+/** One folder as stored: `[path, ctimeMs, files, folders]`, the names joined by `/`, which no name holds. */
+type StoredListing = [string, number, string, string]
 
-const toStored = (path: string, { size, mtimeMs, served }: Entry): StoredEntry =>
+type StoredCache = { version: number; entries: StoredResource[]; folders?: StoredListing[] }
+
+const toStoredResource = ([path, { size, mtimeMs, served }]: [string, ResourceEntry]): StoredResource =>
     served.path === path ? [path, size, mtimeMs, served.hash, served.contentType] : [path, size, mtimeMs, served.hash, served.contentType, served.path]
 
-const fromStored = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredEntry): [string, Entry] => [
+const fromStoredResource = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredResource): [string, ResourceEntry] => [
     path,
-    { size, mtimeMs, served: { hash, path: servedPath ?? path, contentType } },
+    { size, mtimeMs, served: { hash, path: servedPath ?? path, contentType }, seen: false },
 ]
 
+const toStoredListing = ([path, { ctimeMs, listing }]: [string, ListingEntry]): StoredListing => [path, ctimeMs, listing.files.join('/'), listing.folders.join('/')]
+
+const fromStoredListing = ([path, ctimeMs, files, folders]: StoredListing): [string, ListingEntry] => [
+    path,
+    { ctimeMs, listing: { files: splitNames(files), folders: splitNames(folders) }, seen: false },
+]
+
+const splitNames = (names: string) => (names ? names.split('/') : [])
+
 /**
- * Remembers what each resource file turned into, keyed by path, size and modification time, so
- * a restart re-reads only files that changed. A missing or unreadable cache just means a cold start.
+ * A folder changed in the same tick of the file system's clock as it was listed may change again
+ * without its ctime moving, so a listing this fresh is not trusted at the next start.
+ */
+const racyListingMs = 1000
+
+/**
+ * Remembers what each resource file turned into, keyed by path, size and modification time, and
+ * what each item folder holds, keyed by path and the folder's ctime (which every entry added,
+ * removed or renamed in it moves, and which no tool sets back), so a restart re-reads only files
+ * and folders that changed. A missing or unreadable cache just means a cold start.
  */
 export class HashCache {
-    private readonly previous: Map<string, Entry>
-    private readonly current = new Map<string, Entry>()
-    /** What the file holds is `current` when nothing was remembered since and it has as many entries. */
-    private remembered = false
-    private stored: number
-
     private constructor(
         private readonly file: string,
-        entries: [string, Entry][],
-    ) {
-        this.previous = new Map(entries)
-        this.stored = this.previous.size
-    }
+        private readonly resources: SeenEntries<ResourceEntry>,
+        private readonly listings: SeenEntries<ListingEntry>,
+    ) {}
 
     static async open(file: string): Promise<HashCache> {
         try {
-            const parsed = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: StoredEntry[] }
-            return new HashCache(file, parsed.version === cacheVersion && Array.isArray(parsed.entries) ? parsed.entries.map(fromStored) : [])
+            const parsed = JSON.parse(await readFile(file, 'utf8')) as StoredCache
+            if (parsed.version === cacheVersion && Array.isArray(parsed.entries)) {
+                return new HashCache(file, new SeenEntries(parsed.entries.map(fromStoredResource)), new SeenEntries((parsed.folders ?? []).map(fromStoredListing)))
+            }
         } catch {
-            return new HashCache(file, [])
+            // Unreadable or not JSON: start afresh, as below.
         }
+        return new HashCache(file, new SeenEntries([]), new SeenEntries([]))
     }
 
     /**
@@ -54,31 +73,50 @@ export class HashCache {
      * still there (`madeFiles`: the processed files present, listed once rather than stat'ed one by one).
      */
     lookup(path: string, info: Stats, madeFiles: ReadonlySet<string>): ServedFile | undefined {
-        const entry = this.current.get(path) ?? this.previous.get(path)
+        const entry = this.resources.get(path)
         if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) return undefined
         if (entry.served.path !== path && !madeFiles.has(entry.served.path)) return undefined
-        this.current.set(path, entry)
+        this.resources.see(entry)
         return entry.served
     }
 
     remember(path: string, info: Stats, served: ServedFile) {
-        this.current.set(path, { size: info.size, mtimeMs: info.mtimeMs, served })
-        this.remembered = true
+        this.resources.remember(path, { size: info.size, mtimeMs: info.mtimeMs, served, seen: true })
+    }
+
+    /** What a folder held when it was listed, if it has not changed since. */
+    lookupListing(path: string, info: Stats): FolderListing | undefined {
+        const entry = this.listings.get(path)
+        if (!entry || entry.ctimeMs !== info.ctimeMs) return undefined
+        this.listings.see(entry)
+        return entry.listing
+    }
+
+    /** `listedAt` is when the listing was started, by the same clock as the folder's ctime. */
+    rememberListing(path: string, info: Stats, listing: FolderListing, listedAt: number) {
+        if (listedAt - info.ctimeMs < racyListingMs) return
+        this.listings.remember(path, { ctimeMs: info.ctimeMs, listing, seen: true })
     }
 
     /**
-     * Keeps only the files seen by this load, so deleted files do not linger in the cache. A start
-     * that found every file unchanged writes nothing: what it would write is what the file holds.
+     * Keeps only the files and folders seen by this load. A start that found every one unchanged
+     * writes nothing: what it would write is what the file holds.
      */
     async save() {
-        if (!this.remembered && this.current.size === this.stored) return
-        const entries = Array.from(this.current, ([path, entry]) => toStored(path, entry))
-        this.remembered = false
-        this.stored = entries.length
+        if (!this.resources.unsaved && !this.listings.unsaved) return
+        const stored: StoredCache = {
+            version: cacheVersion,
+            entries: this.resources.takeSeen().map(toStoredResource),
+            folders: this.listings.takeSeen().map(toStoredListing),
+        }
         await mkdir(dirname(this.file), { recursive: true })
-        await writeFileAtomic(this.file, JSON.stringify({ version: cacheVersion, entries }))
+        await writeFileAtomic(this.file, JSON.stringify(stored))
     }
 }
 
-/** Bumped whenever what a resource turns into, or how entries are stored, changes, so old caches are not trusted. */
+/**
+ * Bumped whenever what a resource turns into, or how entries are stored, changes, so old caches
+ * are not trusted. (The folder listings were added without a bump: a cache without them is read
+ * as having none.)
+ */
 const cacheVersion = 2

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs'
 import { join } from 'node:path'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
+import { listFolder, type FolderListing } from './folder-listing.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
 import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
@@ -146,8 +147,8 @@ export class FolderLoader {
     }
 
     private async loadItemFolder(type: ContentType, folder: string, name: string, defaults: Record<string, unknown>) {
-        const entries = await this.list(folder)
-        const names = new Set(entries.filter((entry) => entry.isFile()).map((entry) => entry.name))
+        const listing = this.listItemFolder(folder)
+        const names = new Set(listing.files)
         const recordFiles = recordFileNames.filter((file) => names.has(file))
         if (recordFiles.length === 0) {
             this.problems.push({ file: folder, message: `no record file: add one of ${recordFileNames.join(', ')}`, severity: 'error' })
@@ -157,13 +158,12 @@ export class FolderLoader {
             this.problems.push({ file: folder, message: `more than one record file (${recordFiles.join(', ')}): keep one`, severity: 'error' })
             return undefined
         }
-        const subfolders = new Set(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name))
         const item = await this.loadItem(type, name, `${folder}/${recordFiles[0]}`, defaults)
         if (!item) return undefined
         item.resources = await this.findResources(type, folder, names)
         if (!this.hasAllResources(type, folder, item)) return undefined
-        if (subfolders.has('comments')) item.comments = await this.loadComments(`${folder}/comments`)
-        if (subfolders.has('leaderboards')) item.leaderboards = await this.loadLeaderboards(`${folder}/leaderboards`)
+        if (listing.folders.includes('comments')) item.comments = await this.loadComments(`${folder}/comments`)
+        if (listing.folders.includes('leaderboards')) item.leaderboards = await this.loadLeaderboards(`${folder}/leaderboards`)
         return item
     }
 
@@ -315,9 +315,23 @@ export class FolderLoader {
         try {
             return readdirSync(join(this.root, folder), { withFileTypes: true })
         } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.reportFileError(folder || '.', error)
+            this.reportListingError(folder, error)
             return []
         }
+    }
+
+    private listItemFolder(folder: string): FolderListing {
+        try {
+            return listFolder(join(this.root, folder), this.tools.processor.hashes)
+        } catch (error) {
+            this.reportListingError(folder, error)
+            return { files: [], folders: [] }
+        }
+    }
+
+    /** A folder that is gone reads as empty; one that cannot be read is a problem. */
+    private reportListingError(folder: string, error: unknown) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.reportFileError(folder || '.', error)
     }
 }
 

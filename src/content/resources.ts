@@ -60,7 +60,8 @@ export class ResourceProcessor {
 
     constructor(
         cacheFolder: string,
-        private readonly hashes: HashCache,
+        /** Also where the loader remembers what each item folder holds. */
+        readonly hashes: HashCache,
     ) {
         this.processedFolder = join(cacheFolder, 'resources')
     }
