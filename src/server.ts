@@ -108,18 +108,13 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         },
         options.watch === true,
     )
-    // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
-    // longer than the reading); what changes meanwhile is found by the watcher's first scan.
-    const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }) : undefined
-
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
     const server = createServer()
     server.listen(listen.port, listen.host)
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
     const addresses = new AcceptedAddresses(options.address, { host: listen.host, port })
-    const auth = await createAuth(options, stateFolder, addresses).catch(async (error: unknown) => {
-        await watcher?.close()
+    const auth = await createAuth(options, stateFolder, addresses).catch((error: unknown) => {
         server.close()
         throw error
     })
@@ -137,6 +132,10 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   contentRoot: content,
               }
     server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes }))
+    // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
+    // longer than the reading), and the watching starts only once the socket listens: its scan
+    // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
+    const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }) : undefined
     const host = listen.host && listen.host !== '0.0.0.0' && listen.host !== '::' ? listen.host : 'localhost'
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -163,6 +163,10 @@ test('JSON responses have a JSON content type and an ETag; a repeat with If-None
             assert.is(again.header('service-version'), version.sonolus)
             const changed = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': '"something-else"' } })
             assert.is(changed.status, 200, `${path}: another ETag gets the body`)
+            const listed = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': `"something-else", ${etag}` } })
+            assert.is(listed.status, 304, `${path}: its ETag among others`)
+            const reload = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': etag, 'cache-control': 'no-cache' } })
+            assert.is(reload.status, 200, `${path}: Cache-Control: no-cache asks for the body again`)
         }
     }
     // Different content, different ETag.

@@ -16,6 +16,20 @@ export const renderForm = (form: FormDeclaration, renderer: ItemRenderer): Serve
     options: (form.options ?? []).map((option) => renderOption(option, renderer)),
 })
 
+const renderedForms = new WeakMap<ItemRenderer, WeakMap<readonly FormDeclaration[], ServerForm[]>>()
+
+/**
+ * A list of forms rendered once per renderer (one snapshot, locale and source): the search forms
+ * go out with every page of a list, searches included.
+ */
+export const renderForms = (forms: readonly FormDeclaration[], renderer: ItemRenderer): ServerForm[] => {
+    let byForms = renderedForms.get(renderer)
+    if (!byForms) renderedForms.set(renderer, (byForms = new WeakMap()))
+    let rendered = byForms.get(forms)
+    if (!rendered) byForms.set(forms, (rendered = forms.map((form) => renderForm(form, renderer))))
+    return rendered
+}
+
 export const renderOption = (option: OptionDeclaration, renderer: ItemRenderer): ServerOption => {
     const base = {
         query: option.query,

@@ -1,3 +1,4 @@
+import fresh from 'fresh'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Context, Next } from 'koa'
 import { LRUCache } from 'lru-cache'
@@ -33,9 +34,8 @@ export class PreparedAnswers {
         const key = this.keyOf(req)
         const prepared = key === undefined ? undefined : this.caches.get(this.currentCatalog())?.get(key)
         if (!prepared) return false
-        const ifNoneMatch = req.headers['if-none-match']
-        // The one condition the app's answers can meet: none has a Last-Modified.
-        if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === prepared.etag || tag.trim() === '*')) {
+        // The same test of a conditional GET as Koa's own `ctx.fresh`, which the app answers with.
+        if (fresh(req.headers, { etag: prepared.etag })) {
             res.writeHead(304, prepared.notModifiedHeaders)
             res.end()
         } else {

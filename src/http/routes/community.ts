@@ -3,7 +3,7 @@ import type { ServerItemCommunityComment, ServerItemCommunityCommentList, Server
 import type { ContentType } from '../../content/item-types.js'
 import type { CommentRecord } from '../../content/load.js'
 import { mayModify } from '../../writes/permissions.js'
-import { renderForm } from '../forms.js'
+import { renderForms } from '../forms.js'
 import { pageSizes, paginate } from '../pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
@@ -17,7 +17,7 @@ export const communityRoutes = (router: Router, writable: boolean) => {
         const item = itemParam(ctx as ShelfContext)
         const state = (ctx as ShelfContext).state.shelf
         respond<ServerItemCommunityInfo>(ctx, {
-            actions: writable ? state.catalog.settings.types[item.type].community.map((form) => renderForm(form, state.renderer)) : [],
+            actions: writable ? renderForms(state.catalog.settings.types[item.type].community, state.renderer) : [],
             topComments: item.comments.slice(0, topCommentCount).map((comment) => renderComment(state, item.type, comment, writable)),
         })
     })
@@ -41,6 +41,6 @@ const renderComment = (state: RequestState, type: ContentType, comment: CommentR
     content: comment.content,
     actions:
         writable && mayModify(state.user, comment.authorId, state.catalog.settings.admins)
-            ? state.catalog.settings.types[type].commentActions.map((form) => renderForm(form, state.renderer))
+            ? renderForms(state.catalog.settings.types[type].commentActions, state.renderer)
             : [],
 })

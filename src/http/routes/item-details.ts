@@ -5,7 +5,7 @@ import { contentTypeInfos, type ContentType } from '../../content/item-types.js'
 import type { AnyItem } from '../../catalog/render-item.js'
 import { itemLocation } from '../../writes/content-writer.js'
 import { mayModify } from '../../writes/permissions.js'
-import { renderForm } from '../forms.js'
+import { renderForms } from '../forms.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
 import { renderSection, sectionSize } from '../sections.js'
@@ -18,7 +18,7 @@ export const itemDetailsRoutes = (router: Router, writable: boolean) => {
         respond<ServerItemDetails<AnyItem>>(ctx, {
             item: state.renderer.item(item),
             description: state.renderer.optionalText(item.fields.description),
-            actions: writable && mayModify(state.user, item.fields.authorId, state.catalog.settings.admins) ? state.catalog.settings.types[item.type].actions.map((form) => renderForm(form, state.renderer)) : [],
+            actions: writable && mayModify(state.user, item.fields.authorId, state.catalog.settings.admins) ? renderForms(state.catalog.settings.types[item.type].actions, state.renderer) : [],
             hasCommunity: hasCommunity(state.catalog, item, writable),
             leaderboards: state.catalog.leaderboardsOf(item).map((leaderboard) => ({
                 name: leaderboard.name,

@@ -2,7 +2,7 @@ import type Router from '@koa/router'
 import type { ServerItemInfo, ServerItemList, ServerItemSection } from '@sonolus/core'
 import type { CatalogItem } from '../../catalog/catalog.js'
 import { isContentType, type ContentType } from '../../content/item-types.js'
-import { renderForm } from '../forms.js'
+import { renderForms } from '../forms.js'
 import { readItemQuery, selectItems } from '../item-query.js'
 import { pageSizes, paginate } from '../pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
@@ -17,8 +17,8 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
         const settings = state.catalog.settings.types[type]
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
-            creates: writable && isContentType(type) ? settings.creates.map((form) => renderForm(form, state.renderer)) : undefined,
-            searches: settings.searches.map((form) => renderForm(form, state.renderer)),
+            creates: writable && isContentType(type) ? renderForms(settings.creates, state.renderer) : undefined,
+            searches: renderForms(settings.searches, state.renderer),
             sections: isContentType(type) ? sections(state, type) : [],
         })
     })
@@ -35,7 +35,7 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
                 title: state.renderer.optionalText(settings.title),
                 pageCount: page.pageCount,
                 cursor: page.cursor,
-                searches: settings.searches.map((form) => renderForm(form, state.renderer)),
+                searches: renderForms(settings.searches, state.renderer),
             },
             page.items.map((item) => state.renderer.itemJson(item)),
         )
