@@ -4,13 +4,16 @@
  */
 import { version } from '@sonolus/core'
 import { createHash } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { contentTypes, protocolTypes, readLeaderboards, readRecords } from './support/content-files.js'
 import { assertJsonError, rawRequest, type RawResponse } from './support/http.js'
 import { assertShape } from './support/response-shapes.js'
-import { getJson, startTestServer, type TestServer } from './support/server.js'
+import { tinyMp3, writeTree } from './support/fixtures.js'
+import { copyContent, getJson, startTestServer, type TestServer } from './support/server.js'
 
 type Srl = { hash: string; url: string; role: string }
 
@@ -165,6 +168,48 @@ test('a Range request on a level bgm is a 206 with the right Content-Range and b
     }
     const unsatisfiable = await rawRequest(server.url, body.item.bgm.url, { headers: { range: `bytes=${full.length + 10}-` } })
     assert.is(unsatisfiable.status, 416)
+})
+
+test('a small resource is answered again from memory, a large one streams, a Range always goes to the file, one gone from disk is a 404', async () => {
+    const content = await copyContent()
+    // A bgm of 1 MiB, past what is kept in memory; its bytes differ at every position that matters.
+    const large = Buffer.concat([tinyMp3(7), Buffer.from(Array.from({ length: 1024 * 1024 }, (_, index) => (index * 31) % 251))])
+    await writeTree(content, { 'levels/first-steps/bgm.mp3': large })
+    const copy = await startTestServer({ content, watch: false })
+    try {
+        const { body } = await getJson<{ item: { bgm: Srl; cover: Srl } }>(`${copy.root}/levels/first-steps`)
+        assert.is(body.item.bgm.hash, sha1(large))
+        const first = await rawRequest(copy.url, body.item.bgm.url)
+        assert.is(first.status, 200)
+        assert.ok(first.body.equals(large), 'the large file whole')
+        const partial = await rawRequest(copy.url, body.item.bgm.url, { headers: { range: 'bytes=1000-1999' } })
+        assert.is(partial.status, 206)
+        assert.ok(partial.body.equals(large.subarray(1000, 2000)))
+
+        const cover = await rawRequest(copy.url, body.item.cover.url)
+        const again = await rawRequest(copy.url, body.item.cover.url)
+        assert.is(again.status, 200)
+        assert.ok(again.body.equals(cover.body), 'the same bytes the second time')
+        assert.is(sha1(again.body), body.item.cover.hash)
+        assert.is(again.header('cache-control'), cover.header('cache-control'))
+        assert.is(again.header('content-type'), 'image/png')
+        const coverRange = await rawRequest(copy.url, body.item.cover.url, { headers: { range: 'bytes=0-7' } })
+        assert.is(coverRange.status, 206, 'a Range on a resource answered from memory before')
+        assert.ok(coverRange.body.equals(cover.body.subarray(0, 8)))
+
+        // Removed behind the server's back (it is not watching), before anyone asked for them: a 404
+        // with a JSON message, whichever way the resource would have gone out.
+        const other = await getJson<{ item: { cover: Srl } }>(`${copy.root}/levels/city-lights`)
+        await rm(join(content, 'levels/city-lights/cover.png'))
+        await rm(join(content, 'levels/first-steps/bgm.mp3'))
+        for (const srl of [other.body.item.cover, body.item.bgm]) {
+            const gone = await rawRequest(copy.url, srl.url)
+            assertJsonError({ status: gone.status, headers: gone.headers, body: gone.json() }, 404, srl.url)
+        }
+    } finally {
+        await copy.stop()
+        await rm(content, { recursive: true, force: true })
+    }
 })
 
 test('an unknown or malformed hash is a 404 with a JSON message', async () => {

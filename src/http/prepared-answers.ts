@@ -14,12 +14,12 @@ const budgetBytes = 32 * 1024 * 1024
 const bodyHeaders = new Set(['content-type', 'content-length'])
 
 /**
- * Whole answers (status, headers and bytes) to guests' GET requests, kept per snapshot and written
- * straight to the socket when the same request comes again: a repeated page costs no routing, no
- * middleware and no header work. The key is everything a guest's answer depends on: the URL, the
- * Host (the `source` of items) and the accepted encodings. A request carrying a session, or any
- * other method, always goes through the app, and so does an answer the app compressed as a stream
- * or marked `no-store`.
+ * Whole answers (status, headers and bytes) to guests' GET requests, small resources included,
+ * kept per snapshot and written straight to the socket when the same request comes again: a
+ * repeated page costs no routing, no middleware and no header work. The key is everything a
+ * guest's answer depends on: the URL, the Host (the `source` of items) and the accepted
+ * encodings. A request carrying a session or a Range, or of any other method, always goes
+ * through the app, and so does an answer the app compressed as a stream or marked `no-store`.
  */
 export class PreparedAnswers {
     private readonly caches = new WeakMap<Catalog, LRUCache<string, Prepared>>()
@@ -62,7 +62,8 @@ export class PreparedAnswers {
     }
 
     private keyOf(req: IncomingMessage) {
-        if (req.method !== 'GET' || req.headers[this.sessionHeader] !== undefined) return undefined
+        // A Range request (audio seeking) is for `send` to answer from the file.
+        if (req.method !== 'GET' || req.headers[this.sessionHeader] !== undefined || req.headers.range !== undefined) return undefined
         return `${req.headers.host ?? ''}\n${req.headers['accept-encoding'] ?? ''}\n${req.url ?? ''}`
     }
 

@@ -1,13 +1,24 @@
 import { notFound } from '../http-error.js'
 import type Router from '@koa/router'
+import type { Context } from 'koa'
+import { readFile, stat } from 'node:fs/promises'
 import send from 'send'
+import type { ServedFile } from '../../content/resources.js'
 import type { ShelfContext } from '../request-state.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
 /**
+ * Resources up to this size (covers, thumbnails, most data files) are answered as bytes in
+ * memory, so that the app's answers kept per snapshot hold them; larger ones stream from disk.
+ */
+const inMemoryBytes = 256 * 1024
+
+/**
  * Resource bytes by hash. The bytes behind a hash never change, so they are cached for a year as
- * immutable; `send` answers conditional and Range requests (audio seeking) from the file.
+ * immutable. A small resource is read whole and answered like any other body (Koa answers its
+ * conditional GET, and the answer is kept for the next guest); `send` answers Range requests
+ * (audio seeking) and every larger resource from the file.
  */
 export const repositoryRoutes = (router: Router) => {
     router.get('/repository/:hash', async (ctx) => {
@@ -16,21 +27,35 @@ export const repositoryRoutes = (router: Router) => {
         const file = (ctx as ShelfContext).state.shelf.catalog.resources.get(hash) ?? notFound(`no resource with hash ${hash}`)
         ctx.set('Content-Type', file.contentType)
         ctx.set('ETag', `"${hash}"`)
-        // `send` writes the response itself; the status must leave Koa's default 404 first, or
-        // `send` would take the response for an error and never answer 304.
-        ctx.status = 200
-        ctx.respond = false
-        await new Promise<void>((resolve, reject) => {
-            send(ctx.req, file.path, { maxAge: '365d', immutable: true, lastModified: false, etag: false })
-                .on('error', (error: Error & { status?: number }) => {
-                    ctx.res.statusCode = error.status ?? 500
-                    ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
-                    ctx.res.end(JSON.stringify({ message: error.status === 404 ? `resource ${hash} is missing on disk` : 'cannot read the resource' }))
-                    resolve()
-                })
-                .on('end', resolve)
-                .pipe(ctx.res)
-                .on('error', reject)
-        })
+        const size = ctx.get('Range') ? undefined : (await stat(file.path).catch(() => undefined))?.size
+        if (size !== undefined && size <= inMemoryBytes) await answerFromMemory(ctx, file, hash)
+        else await answerWithSend(ctx, file, hash)
+    })
+}
+
+const missingOnDisk = (hash: string) => `resource ${hash} is missing on disk`
+
+const answerFromMemory = async (ctx: Context, file: ServedFile, hash: string) => {
+    const bytes = await readFile(file.path).catch(() => notFound(missingOnDisk(hash)))
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
+    ctx.body = bytes
+}
+
+const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
+    // `send` writes the response itself; the status must leave Koa's default 404 first, or
+    // `send` would take the response for an error and never answer 304.
+    ctx.status = 200
+    ctx.respond = false
+    await new Promise<void>((resolve, reject) => {
+        send(ctx.req, file.path, { maxAge: '365d', immutable: true, lastModified: false, etag: false })
+            .on('error', (error: Error & { status?: number }) => {
+                ctx.res.statusCode = error.status ?? 500
+                ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
+                ctx.res.end(JSON.stringify({ message: error.status === 404 ? missingOnDisk(hash) : 'cannot read the resource' }))
+                resolve()
+            })
+            .on('end', resolve)
+            .pipe(ctx.res)
+            .on('error', reject)
     })
 }
