@@ -30,8 +30,8 @@ export const readUploadedFiles = async (ctx: Context, expected: readonly string[
     if (!ctx.is('multipart/form-data')) throw new HttpError(400, `an upload must be multipart/form-data with its files in the field "files", got ${ctx.get('Content-Type') || 'no Content-Type'}`)
     const folder = join(limits.uploadFolder, randomBytes(8).toString('hex'))
     await mkdir(folder, { recursive: true })
-    // Loaded on the first upload: koa-body and formidable take a third of a second to load, at
-    // every start of a server that may never see an upload.
+    // Loaded on the first upload: koa-body and formidable take a tenth of a second or more to
+    // load, at every start of a server that may never see an upload.
     const { koaBody } = await import('koa-body')
     const parse = koaBody({
         multipart: true,

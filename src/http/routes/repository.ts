@@ -14,11 +14,14 @@ const sha1Hex = /^[0-9a-f]{40}$/
  */
 const inMemoryBytes = 256 * 1024
 
+/** The bytes behind a hash never change: a client may keep them a year without asking again. */
+const cachedForSeconds = 365 * 24 * 60 * 60
+
 /**
- * Resource bytes by hash. The bytes behind a hash never change, so they are cached for a year as
- * immutable. A small resource is read whole and answered like any other body (Koa answers its
- * conditional GET, and the answer is kept for the next guest); `send` answers Range requests
- * (audio seeking) and every larger resource from the file.
+ * Resource bytes by hash, cached for a year as immutable. A small resource is read whole and
+ * answered like any other body (Koa answers its conditional GET, and the answer is kept for the
+ * next guest); `send` answers Range requests (audio seeking) and every larger resource from the
+ * file.
  */
 export const repositoryRoutes = (router: Router) => {
     router.get('/repository/:hash', async (ctx) => {
@@ -37,7 +40,8 @@ const missingOnDisk = (hash: string) => `resource ${hash} is missing on disk`
 
 const answerFromMemory = async (ctx: Context, file: ServedFile, hash: string) => {
     const bytes = await readFile(file.path).catch(() => notFound(missingOnDisk(hash)))
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
+    // The header `send` writes for the larger ones, from the same settings.
+    ctx.set('Cache-Control', `public, max-age=${cachedForSeconds}, immutable`)
     ctx.body = bytes
 }
 
@@ -47,7 +51,7 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
     ctx.status = 200
     ctx.respond = false
     await new Promise<void>((resolve, reject) => {
-        send(ctx.req, file.path, { maxAge: '365d', immutable: true, lastModified: false, etag: false })
+        send(ctx.req, file.path, { maxAge: cachedForSeconds * 1000, immutable: true, lastModified: false, etag: false })
             .on('error', (error: Error & { status?: number }) => {
                 ctx.res.statusCode = error.status ?? 500
                 ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
