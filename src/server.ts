@@ -17,6 +17,7 @@ import { RoomRegistry } from './rooms/room-registry.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
 import { ContentWriter } from './writes/content-writer.js'
+import { removeLeftovers } from './writes/leftovers.js'
 import { UploadKeys } from './writes/upload-keys.js'
 import { watchFolder } from './watch/watch-folder.js'
 
@@ -38,6 +39,8 @@ export type RunningShelf = {
     watching: Promise<void>
     /** Emits `reload` with a ReloadReport after every change of the folder is served. */
     events: EventEmitter<{ reload: [ReloadReport] }>
+    /** What writes cut short by an earlier crash left in the folder, removed once watching (nothing on a read-only server). */
+    leftovers: Promise<string[]>
     close(): Promise<void>
 }
 
@@ -136,6 +139,9 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
     const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }) : undefined
+    const watching = watcher?.ready ?? Promise.resolve()
+    // After the start, not in its way; only a server whose players write touches the folder.
+    const leftovers = writes ? watching.then(() => removeLeftovers(content, writes.uploadFolder, readSince)) : Promise.resolve([])
     const host = listen.host && listen.host !== '0.0.0.0' && listen.host !== '::' ? listen.host : 'localhost'
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -143,9 +149,11 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         port,
         server,
         catalog: () => catalog,
-        watching: watcher?.ready ?? Promise.resolve(),
+        watching,
         events,
+        leftovers,
         close: async () => {
+            await leftovers.catch(() => undefined)
             await watcher?.close()
             await hashesSaver.flush()
             await new Promise<void>((done, fail) => {

@@ -43,6 +43,10 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     if (options.multiplayer) console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
     if (options.readOnly) console.log('  read-only: players cannot create, comment or submit results')
     else if (options.signIn?.enabled !== false) console.log('  signed-in players write into this folder through the forms of server.yaml (--read-only turns that off)')
+    void shelf.leftovers.then(
+        (removed) => removed.length && console.log(`removed ${removed.length} leftover${removed.length === 1 ? '' : 's'} of writes an earlier run did not finish`),
+        (error: unknown) => console.error(`shelf: cannot remove the leftovers of unfinished writes: ${(error as Error).message}`),
+    )
     if (options.watch) {
         console.log('  following changes of the folder; problems also at /_shelf/problems')
         void shelf.watching.then(() => console.log(`watching every folder after ${Math.round(performance.now() - started)} ms`))

@@ -10,6 +10,7 @@ import type { Catalog } from '../catalog/catalog.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
+import { Refusal, type RefusalKind } from '../util/refusal.js'
 import { PreparedAnswers } from './prepared-answers.js'
 import { requestState } from './request-state.js'
 import { cachedResponses } from './response-cache.js'
@@ -96,12 +97,25 @@ const errorsAsJson = async (ctx: Context, next: Next) => {
         ctx.status = status
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = JSON.stringify({ message: status < 500 ? (error as Error).message : 'internal error: the server log has the details' })
+        if (error instanceof Refusal && error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds))
         if (status >= 500) console.error(error)
     }
 }
 
+/** The status of each kind of refusal a domain folder raises. */
+const refusalStatus: Record<RefusalKind, number> = {
+    invalid: 400,
+    unauthorized: 401,
+    forbidden: 403,
+    'not-found': 404,
+    conflict: 409,
+    'too-large': 413,
+    'too-many': 429,
+}
+
 const statusOf = (error: unknown) => {
     if (error instanceof HttpError) return error.status
+    if (error instanceof Refusal) return refusalStatus[error.kind]
     if (error instanceof FormValueError) return 400
     // Errors raised by Koa and its middleware (a malformed body, say) carry their own client status.
     const status = (error as { status?: unknown }).status

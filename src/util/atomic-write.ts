@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { rename, rm, writeFile } from 'node:fs/promises'
 
+/** The name of the temporary file of a write that never finished (the process was killed). */
+export const isAtomicTemporary = (name: string) => /\.[0-9a-f]{12}\.tmp$/.test(name)
+
 /**
  * Writes a file so that readers see the old bytes or the new ones, never half: the bytes go to
  * a temporary file in the same folder (so the rename cannot cross file systems), then replace it.

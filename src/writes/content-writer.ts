@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, lstatSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { isSafeName, type ItemRecord } from '../content/load.js'
 import type { CatalogUpdates } from '../updates/catalog-updates.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
+import { Refusal } from '../util/refusal.js'
+import { ItemLocks } from './item-lock.js'
+import { asideName, isAsideName } from './leftovers.js'
 
 /**
  * A name for something a player makes: the time in base 36, so names sort by creation, and
@@ -18,78 +21,121 @@ export const itemLocation = (item: ItemRecord) => {
     return parts.length === 2 ? { folder: undefined, file: item.file } : { folder: parts.slice(0, 2).join('/'), file: item.file }
 }
 
+/** The item a path belongs to: its type folder and entry (`levels/x`, `posts/x.md`). */
+const unitOf = (path: string) => path.split('/').slice(0, 2).join('/')
+
 /** Paths of every file below a folder, relative to the content root. */
 const filesUnder = async (root: string, folder: string): Promise<string[]> => {
     const entries = await readdir(join(root, folder), { withFileTypes: true, recursive: true })
     return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
 }
 
+/** A change of one file: new bytes, or its removal (`bytes` undefined); `required` refuses the removal of a file already gone. */
+export type FileChange = { path: string; bytes?: Buffer | string; required?: boolean }
+
 /**
  * Writes what players make into the content folder as ordinary files, atomically and on disk
  * before it returns, then has the catalog reload them, so every answer that follows sees them.
  * Every path is made of a type folder and names checked safe, and is checked to stay inside the
  * folder besides.
+ *
+ * One writer at a time per item: every write to an item waits its turn, and when its turn comes
+ * the item must still be there, or the write is refused as not found (a comment or an edit that
+ * lost the race against a delete, a second delete): a write never brings back an item that a
+ * delete before it removed.
  */
 export class ContentWriter {
+    private readonly locks = new ItemLocks()
+
     constructor(
         private readonly root: string,
         private readonly updates: CatalogUpdates,
     ) {}
 
     /**
+     * Runs `write` as the one writer of an item (`levels/x`, `posts/x.md`), once the item is
+     * still there: for a read-modify-write such as an edit, whose reads must see what the writes
+     * before it left. The writer's own methods called inside do not wait again.
+     */
+    withItem<T>(unit: string, write: () => Promise<T>): Promise<T> {
+        return this.locks.run([unit], async () => {
+            this.requireItem(unit)
+            return write()
+        })
+    }
+
+    /**
      * A new item folder with its record and files. They are written into a hidden folder beside it
      * (the loader skips dot folders), which is then renamed into place: the item appears whole.
      */
     async createItem(typeFolder: string, name: string, files: Record<string, Buffer | string>) {
-        const folder = this.inside(typeFolder, name)
-        const staging = this.inside(typeFolder, `.${name}.${randomBytes(4).toString('hex')}.tmp`)
-        await mkdir(staging, { recursive: true })
-        try {
-            for (const [fileName, bytes] of Object.entries(files)) await writeFile(join(staging, this.checked(fileName)), bytes, { flush: true })
-            await rename(staging, folder)
-        } catch (error) {
-            await rm(staging, { recursive: true, force: true })
-            throw error
-        }
         const unit = `${typeFolder}/${name}`
-        await this.updates.applyWritten([unit, ...(await filesUnder(this.root, unit))])
-        return unit
+        return this.locks.run([unit], async () => {
+            const folder = this.inside(typeFolder, name)
+            if (existsSync(folder)) throw new Refusal('conflict', `${unit} already exists`)
+            const staging = this.inside(typeFolder, asideName(name, 'tmp'))
+            await mkdir(staging, { recursive: true })
+            try {
+                for (const [fileName, bytes] of Object.entries(files)) await writeFile(join(staging, this.checked(fileName)), bytes, { flush: true })
+                await rename(staging, folder)
+            } catch (error) {
+                await rm(staging, { recursive: true, force: true })
+                throw error
+            }
+            await this.updates.applyWritten([unit, ...(await filesUnder(this.root, unit))])
+            return unit
+        })
     }
 
     /**
-     * Writes files of an existing item (its record, a comment, a resource), each replaced whole,
+     * Writes files of existing items (a record, a comment, a resource), each replaced whole,
      * and removes others (`bytes` undefined); then one reload takes them all in.
      */
-    async updateFiles(changes: { path: string; bytes?: Buffer | string }[]) {
-        const changed: string[] = []
-        for (const { path, bytes } of changes) {
-            const absolute = this.inside(...path.split('/'))
-            if (bytes === undefined) {
-                if (!existsSync(absolute)) continue
-                await rm(absolute, { force: true })
-            } else {
-                // A folder made here (an item's first comment) is news the watcher will report too.
-                const created = await mkdir(dirname(absolute), { recursive: true })
-                if (created) changed.push(relative(this.root, created).split(sep).join('/'))
-                await writeFileAtomic(absolute, bytes)
+    async updateFiles(changes: FileChange[]) {
+        const units = [...new Set(changes.map(({ path }) => unitOf(path)))]
+        await this.locks.run(units, async () => {
+            for (const unit of units) this.requireItem(unit)
+            const changed: string[] = []
+            for (const { path, bytes, required } of changes) {
+                const absolute = this.inside(...path.split('/'))
+                if (bytes === undefined) {
+                    if (!existsSync(absolute)) {
+                        if (required) throw new Refusal('not-found', `${path} is already gone`)
+                        continue
+                    }
+                    await rm(absolute, { force: true })
+                } else {
+                    // A folder made here (an item's first comment) is news the watcher will report too.
+                    const created = await mkdir(dirname(absolute), { recursive: true })
+                    if (created) changed.push(relative(this.root, created).split(sep).join('/'))
+                    await writeFileAtomic(absolute, bytes)
+                }
+                changed.push(path)
             }
-            changed.push(path)
-        }
-        await this.updates.applyWritten(changed)
+            await this.updates.applyWritten(changed)
+        })
     }
 
     /** Removes an item folder: renamed out of sight in one step, then deleted. */
     async removeItem(typeFolder: string, name: string) {
         const unit = `${typeFolder}/${name}`
-        const files = await filesUnder(this.root, unit)
-        const trash = this.inside(typeFolder, `.${name}.${randomBytes(4).toString('hex')}.deleted`)
-        await rename(this.inside(typeFolder, name), trash)
-        await rm(trash, { recursive: true, force: true })
-        await this.updates.applyWritten([unit, ...files])
+        await this.locks.run([unit], async () => {
+            this.requireItem(unit)
+            const files = await filesUnder(this.root, unit)
+            const trash = this.inside(typeFolder, asideName(name, 'deleted'))
+            await rename(this.inside(typeFolder, name), trash)
+            await rm(trash, { recursive: true, force: true })
+            await this.updates.applyWritten([unit, ...files])
+        })
+    }
+
+    /** An item another write removed while this one waited is not found, as it would be had it come later. */
+    private requireItem(unit: string) {
+        if (!lstatSync(this.inside(...unit.split('/')), { throwIfNoEntry: false })) throw new Refusal('not-found', `${unit} is gone: it was deleted`)
     }
 
     private checked(name: string) {
-        if (!isSafeName(name) && !/^\.[^/\\]+\.tmp$|^\.[^/\\]+\.deleted$/.test(name)) throw new Error(`unsafe name "${name}"`)
+        if (!isSafeName(name) && !isAsideName(name)) throw new Error(`unsafe name "${name}"`)
         return name
     }
 

@@ -50,7 +50,7 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
             throw new HttpError(403, `only the player who wrote this comment or an admin may ${submission.form.type} it`)
         }
         await answerSubmit(ctx, writes, submission.user, expectedFiles(submission), async () => {
-            await writes.writer.updateFiles([{ path: comment.file }])
+            await writes.writer.updateFiles([{ path: comment.file, required: true }])
             return refreshComments
         })
     })

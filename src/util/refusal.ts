@@ -1,0 +1,17 @@
+/**
+ * What a domain folder (writes, rooms, auth) answers when it will not do what was asked, in its
+ * own words: the kind says why, and only the HTTP edge turns a kind into a status. The message is
+ * safe to show to the player.
+ */
+export type RefusalKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many'
+
+export class Refusal extends Error {
+    constructor(
+        readonly kind: RefusalKind,
+        message: string,
+        /** For `too-many`: when asking again may succeed. */
+        readonly retryAfterSeconds?: number,
+    ) {
+        super(message)
+    }
+}
