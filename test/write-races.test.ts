@@ -42,6 +42,13 @@ const newPost = async (title: string) => {
 
 const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {})
 
+/** The statuses each race gave over all its rounds, printed when rounds were asked for. */
+const tally: Record<string, Record<number, number>> = {}
+const count = (race: string, statuses: number[]) => {
+    const counts = (tally[race] ??= {})
+    for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1
+}
+
 /** Gone from the answers and the folder, with no staging or trash folder beside it. */
 const assertGone = async (name: string) => {
     assert.is((await getJson(`${server.root}/posts/${name}`)).status, 404, `post ${name} is not served`)
@@ -53,6 +60,7 @@ test('twenty deletes of one item at once: one 200, nineteen 404', async () => {
     for (let round = 0; round < rounds; round++) {
         const name = await newPost(`Deleted twenty times ${round}`)
         const answers = await Promise.all(Array.from({ length: 20 }, () => alice.submit(`/posts/${name}/submit`, { type: 'delete' })))
+        count('20 deletes of one post', answers.map((answer) => answer.status))
         assert.equal(statusCounts(answers.map((answer) => answer.status)), { 200: 1, 404: 19 }, answers.map((answer) => answer.body.message).join('; '))
         for (const answer of answers.filter((answer) => answer.status === 404)) assert.type(answer.body.message, 'string')
         await assertGone(name)
@@ -64,9 +72,13 @@ test('comments and an edit racing a delete: each lands before it or gets 404; th
         const name = await newPost(`Raced ${round}`)
         const comments = others.map((player, index) => player.submit(`/posts/${name}/community/submit`, { type: 'comment', content: `comment ${index}` }))
         const edit = alice.submit(`/posts/${name}/submit`, { type: 'edit', title: `Edited ${round}` })
-        await new Promise((resolve) => setTimeout(resolve, 5))
+        // 5 ms as the issue's reproduction had it, and other head starts, so that some writes lose the race.
+        await new Promise((resolve) => setTimeout(resolve, [5, 0, 1, 2, 10][round % 5]))
         const deleted = await alice.submit(`/posts/${name}/submit`, { type: 'delete' })
         const answers = await Promise.all([...comments, edit])
+        count('20 comments racing a delete', answers.slice(0, -1).map((answer) => answer.status))
+        count('an edit racing a delete', [answers.at(-1)!.status])
+        count('the delete raced by comments and an edit', [deleted.status])
         assert.is(deleted.status, 200, deleted.body.message)
         for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 404, `${answer.status}: ${answer.body.message}`)
         await assertGone(name)
@@ -81,6 +93,7 @@ test('a comment deleted twice at once: one 200, one 404', async () => {
         const comment = list.body.comments.find((candidate) => candidate.content === `twice ${round}`)!
         const path = `/levels/city-lights/community/comments/${comment.name}/submit`
         const answers = await Promise.all([alice.submit(path, { type: 'delete' }), alice.submit(path, { type: 'delete' })])
+        count('2 deletes of one comment', answers.map((answer) => answer.status))
         assert.equal(statusCounts(answers.map((answer) => answer.status)), { 200: 1, 404: 1 }, answers.map((answer) => answer.body.message).join('; '))
         assert.not.ok(existsSync(join(content, 'levels', 'city-lights', 'comments', `${comment.name}.md`)))
     }
@@ -93,6 +106,10 @@ test('an edit of a deleted item is 404 and does not bring it back', async () => 
     assert.is(deleted.status, 200, deleted.body.message)
     assert.ok(edited.status === 404 || edited.status === 200, `${edited.status}: ${edited.body.message}`)
     await assertGone(name)
+})
+
+test.after(() => {
+    if (process.env.SHELF_RACE_ROUNDS) console.log(`${rounds} rounds each:\n${Object.entries(tally).map(([race, counts]) => `  ${race}: ${JSON.stringify(counts)}`).join('\n')}`)
 })
 
 test.run()
