@@ -2,12 +2,10 @@ import Router from '@koa/router'
 import { version } from '@sonolus/core'
 import Koa, { type Context, type Next } from 'koa'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import compress from 'koa-compress'
-import conditional from 'koa-conditional-get'
-import etag from '@koa/etag'
 import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
+import { encodeAnswers } from './encode-answers.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { PreparedAnswers } from './prepared-answers.js'
@@ -44,10 +42,8 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     app.use(prepared.keep)
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
-    // Only JSON is compressed: resources are sent as stored, and gzip resources are gzip already.
-    app.use(compress({ filter: (type) => type.startsWith('application/json'), threshold: 1024 }))
-    app.use(conditional())
-    app.use(etag())
+    // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
+    app.use(encodeAnswers)
 
     // Routes that never look at the session: sign-in itself, which a stale session must not stop,
     // and resources, which are named by their hash and fetched without the app's headers.
