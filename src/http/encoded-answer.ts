@@ -7,21 +7,24 @@ export type Encoding = 'br' | 'gzip' | 'identity'
 export type Representation = { encoding: Encoding; body: Buffer; etag: string }
 
 /**
- * Levels chosen by measurement on 80–120 KB list pages (docs/performance.md): brotli quality 5
- * takes 0.4 ms and sends 6% of the bytes; quality 9 and up cost 5–22 ms for 1–10% less; gzip
- * level 6 takes 0.3 ms, and levels 7–9 save nothing more.
+ * Levels chosen by measurement on 80–120 KB list pages (docs/performance.md). An answer kept for
+ * many requests gets brotli quality 5 (0.35 ms, 5.9% of the bytes; quality 9 and up cost 5–22 ms
+ * for 1–10% less) and gzip level 6 (0.25 ms, 7.1%; levels 7–9 save nothing more). An answer made
+ * for one request (a typed search) is compressed on its way out every time, so it gets brotli
+ * quality 2: a third of the time (0.12 ms) for 6.4% of the bytes, still smaller than any gzip.
  */
-const compressors: Record<Exclude<Encoding, 'identity'>, (body: Buffer) => Buffer> = {
-    br: (body) =>
-        brotliCompressSync(body, {
-            params: {
-                [constants.BROTLI_PARAM_QUALITY]: 5,
-                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-            },
-        }),
-    gzip: (body) => gzipSync(body, { level: 6 }),
-}
+const levels = { kept: { br: 5, gzip: 6 }, once: { br: 2, gzip: 1 } }
+
+const compress = (encoding: Exclude<Encoding, 'identity'>, body: Buffer, effort: keyof typeof levels) =>
+    encoding === 'br'
+        ? brotliCompressSync(body, {
+              params: {
+                  [constants.BROTLI_PARAM_QUALITY]: levels[effort].br,
+                  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                  [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
+          })
+        : gzipSync(body, { level: levels[effort].gzip })
 
 /** Smaller answers gain less from compression than its headers and work cost. */
 const minimumBytes = 1024
@@ -59,6 +62,8 @@ const encodedEtag = (etag: string, encoding: Encoding) => (encoding === 'identit
  */
 export class EncodedAnswer {
     private readonly representations: Partial<Record<Encoding, Representation>> = {}
+    /** Until a cache keeps the answer, it is compressed for one request: quickly rather than small. */
+    private effort: keyof typeof levels = 'once'
 
     constructor(
         body: Buffer,
@@ -82,14 +87,15 @@ export class EncodedAnswer {
         let representation = this.representations[encoding]
         if (!representation) {
             const { body, etag } = this.identity
-            representation = { encoding, body: compressors[encoding as Exclude<Encoding, 'identity'>](body), etag: encodedEtag(etag, encoding) }
+            representation = { encoding, body: compress(encoding as Exclude<Encoding, 'identity'>, body, this.effort), etag: encodedEtag(etag, encoding) }
             this.representations[encoding] = representation
         }
         return representation
     }
 
-    /** Every representation this answer may be sent in, made now. */
+    /** Every representation this answer may be sent in, made now, for a cache to keep. */
     encodeAll(): Representation[] {
+        this.effort = 'kept'
         if (!this.compressible || this.identity.body.length < minimumBytes) return [this.identity]
         return (['identity', 'br', 'gzip'] as const).map((encoding) => this.in(encoding))
     }

@@ -64,7 +64,7 @@ export class PreparedAnswers {
         const key = this.keyOf(ctx.req)
         const answer = (ctx.state as EncodedState).encodedAnswer
         if (key === undefined || ctx.status !== 200 || !answer || !worthKeeping(ctx)) return
-        if (String(ctx.response.get('Cache-Control')).includes('no-store') || !variesOnlyByEncoding(String(ctx.response.get('Vary')))) return
+        if (String(ctx.response.get('Cache-Control')).includes('no-store') || !variesOnlyByEncoding(String(ctx.response.get('Vary') ?? ''))) return
         const common = Object.fromEntries(Object.entries(ctx.response.headers).filter(([name]) => !representationHeaders.has(name)))
         const sent: Prepared['sent'] = {}
         const representations = answer.encodeAll()
