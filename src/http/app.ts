@@ -6,6 +6,7 @@ import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
+import { isClientGone, reportError } from './error-log.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { PreparedAnswers } from './prepared-answers.js'
@@ -37,6 +38,8 @@ export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes 
  */
 export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes }: Services) => {
     const app = new Koa()
+    // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
+    app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
     const headers = protocolHeaders(options.name)
     const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
     app.use(prepared.keep)
@@ -88,11 +91,16 @@ const errorsAsJson = async (ctx: Context, next: Next) => {
     try {
         await next()
     } catch (error) {
+        if (isClientGone(error)) {
+            reportError(error, `${ctx.method} ${ctx.url}`)
+            ctx.respond = false
+            return
+        }
         const status = statusOf(error)
         ctx.status = status
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = JSON.stringify({ message: status < 500 ? (error as Error).message : 'internal error: the server log has the details' })
-        if (status >= 500) console.error(error)
+        if (status >= 500) reportError(error, `${ctx.method} ${ctx.url}`)
     }
 }
 
