@@ -1,6 +1,7 @@
 /**
  * The ceiling of bench/run.ts: a bare node:http server that answers each benchmarked URL with
- * the exact status, headers and bytes Shelf answered it with, looked up in a map built once.
+ * the exact status, headers and bytes Shelf answered it with (compressed ones replayed as they
+ * are, per Accept-Encoding), looked up in a map built once.
  * No routing, no middleware, no serialization, no hashing: what is left is Node's own HTTP
  * parsing and writing, the most any Node server can do on this machine.
  *
@@ -17,6 +18,8 @@ export interface CeilingAnswer {
     url: string
     /** The request's `If-None-Match`, or '' for a request without it. */
     ifNoneMatch: string
+    /** The request's `Accept-Encoding`, or '': the same URL is answered in the encoding Shelf answered it in. */
+    acceptEncoding: string
     status: number
     headers: OutgoingHttpHeaders
     bodyBase64: string
@@ -31,20 +34,19 @@ interface Prepared {
 const uncached = new RegExp(`&${UNCACHED_PARAMETER}=\\d+$`)
 
 /** The answer's key; the number that keeps Shelf from answering a quick search from its cache is left out. */
-const keyOf = (url: string, ifNoneMatch: string) => `${ifNoneMatch}\n${url.replace(uncached, '')}`
+const keyOf = (url: string, ifNoneMatch: string, acceptEncoding: string) => `${ifNoneMatch}\n${acceptEncoding}\n${url.replace(uncached, '')}`
 
 function serve(answers: CeilingAnswer[]): void {
     const table = new Map<string, Prepared>()
     for (const answer of answers) {
-        table.set(keyOf(answer.url, answer.ifNoneMatch), {
+        table.set(keyOf(answer.url, answer.ifNoneMatch, answer.acceptEncoding), {
             status: answer.status,
             headers: answer.headers,
             body: Buffer.from(answer.bodyBase64, 'base64'),
         })
     }
     const server = createServer((req, res) => {
-        const ifNoneMatch = req.headers['if-none-match']
-        const found = table.get(keyOf(req.url ?? '', typeof ifNoneMatch === 'string' ? ifNoneMatch : ''))
+        const found = table.get(keyOf(req.url ?? '', req.headers['if-none-match'] ?? '', req.headers['accept-encoding'] ?? ''))
         if (found === undefined) {
             res.writeHead(404, { 'content-type': 'text/plain' })
             res.end('not a benchmarked URL')

@@ -14,7 +14,7 @@
  * (bench/ceiling-server.ts) answering the same URLs with the same bytes Shelf sent, the most
  * any Node server can do here. Each scenario's URL is taken from the running server: the
  * level's name from the list, the resource from that level's cover, the deep page is the last.
- * Quick search asks 206 different searches in turn (bench/search-queries.ts), each request
+ * Quick search asks 219 different searches in turn (bench/search-queries.ts), broad ones among them, each request
  * numbered so that Shelf's cache of answers never answers it: every request is a search.
  *
  * Tables go to stdout (or JSON with --json), progress to stderr.
@@ -51,7 +51,8 @@ import {
     type ServerOptions,
     type StartMeasurement,
 } from './shelf-process.js'
-import { quickSearchQueries, UNCACHED_PARAMETER } from './search-queries.js'
+import { Agent, get as httpGet } from 'node:http'
+import { ALONE_QUERIES, quickSearchQueries, UNCACHED_PARAMETER } from './search-queries.js'
 import { ensureTree } from './trees.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
@@ -90,12 +91,19 @@ interface Options extends ServerBenchSettings {
     connections: number
     scenarios: ScenarioId[]
     ceiling: boolean
+    /** Accept-Encoding values each scenario is driven with ('' for none). */
+    encodings: string[]
     cold: boolean
     profileDir: string | null
 }
 
+/** What a browser, the web client and most HTTP stacks send; every scenario is also driven with it. */
+const REAL_CLIENT_ENCODINGS = 'gzip, deflate, br'
+
 interface Scenario {
     id: ScenarioId
+    /** The request's Accept-Encoding, or '' for a client that asks for no compression. */
+    acceptEncoding: string
     /** Path and query, as requested of both servers. */
     path: string
     /** Paths asked in turn instead of `path` alone (`path` is the first), each with UNCACHED_PARAMETER. */
@@ -118,6 +126,9 @@ interface Load {
 
 interface ScenarioResult {
     id: ScenarioId
+    acceptEncoding: string
+    /** The answer's Content-Encoding, or '' for none. */
+    contentEncoding: string
     path: string
     expectedStatus: number
     bodyBytes: number
@@ -129,10 +140,21 @@ interface ScenarioResult {
     problem?: string
 }
 
+/** One broad quick search asked alone, one request at a time. */
+interface AloneResult {
+    keywords: string
+    acceptEncoding: string
+    /** Levels found (from the answer's page count). */
+    pages: number
+    medianMs: number
+    maxMs: number
+}
+
 interface SizeResult {
     levels: number
     starts: StartMeasurement[]
     scenarios: ScenarioResult[]
+    alone: AloneResult[]
     /** VmHWM of the warm server at the end: the peak of its start and of every scenario. */
     peakRssMiB: number | null
     rssAfterLoadMiB: number | null
@@ -205,7 +227,7 @@ function requireString(value: unknown, what: string): string {
     return value
 }
 
-async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
+async function discoverScenarios(shelfUrl: string, encodings: string[]): Promise<Scenario[]> {
     const base = `${shelfUrl}/service`
     const locale = 'localization=en'
     const listPath = `/service/levels/list?${locale}`
@@ -218,7 +240,9 @@ async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
     const details = await getJson(`${base}/levels/${encodeURIComponent(levelName)}?${locale}`)
     const coverUrl = new URL(requireString(field(details, 'item', 'cover', 'url'), 'cover URL'), shelfUrl)
 
-    const etag = requireString((await request(`${shelfUrl}${listPath}`)).headers.etag, 'ETag on the level list')
+    // Each encoding of the list has an ETag of its own, which its revalidation sends.
+    const etagIn = async (acceptEncoding: string) =>
+        requireString((await request(`${shelfUrl}${listPath}`, acceptEncodingHeader(acceptEncoding))).headers.etag, 'ETag on the level list')
 
     const quickPathOf = (keywords: string) => `/service/levels/list?${locale}&type=quick&keywords=${encodeURIComponent(keywords)}`
     const quickPath = quickPathOf(QUICK_SEARCH_WORD)
@@ -229,17 +253,26 @@ async function discoverScenarios(shelfUrl: string): Promise<Scenario[]> {
     const advancedPages = pageCountOf(await getJson(`${shelfUrl}${advancedPath}`))
     if (!advancedPages) throw new Error(`advanced search "${ADVANCED_SEARCH}" found nothing`)
 
-    const get = (id: ScenarioId, path: string): Scenario => ({ id, path, headers: {}, expectedStatus: 200 })
-    return [
-        get('info', `/service/info?${locale}`),
-        get('list', listPath),
-        get('deep-list', `${listPath}&page=${pageCount - 1}`),
-        { ...get('quick-search', quickPath), variants: quickVariants },
-        get('advanced-search', advancedPath),
-        get('details', `/service/levels/${encodeURIComponent(levelName)}?${locale}`),
-        get('resource', `${coverUrl.pathname}${coverUrl.search}`),
-        { id: 'revalidate', path: listPath, headers: { 'if-none-match': etag }, expectedStatus: 304 },
-    ]
+    const scenarios: Scenario[] = []
+    for (const acceptEncoding of encodings) {
+        const headers = acceptEncodingHeader(acceptEncoding)
+        const get = (id: ScenarioId, path: string): Scenario => ({ id, acceptEncoding, path, headers, expectedStatus: 200 })
+        scenarios.push(
+            get('info', `/service/info?${locale}`),
+            get('list', listPath),
+            get('deep-list', `${listPath}&page=${pageCount - 1}`),
+            { ...get('quick-search', quickPath), variants: quickVariants },
+            get('advanced-search', advancedPath),
+            get('details', `/service/levels/${encodeURIComponent(levelName)}?${locale}`),
+            get('resource', `${coverUrl.pathname}${coverUrl.search}`),
+            { ...get('revalidate', listPath), headers: { ...headers, 'if-none-match': await etagIn(acceptEncoding) }, expectedStatus: 304 },
+        )
+    }
+    return scenarios
+}
+
+function acceptEncodingHeader(acceptEncoding: string): Record<string, string> {
+    return acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,6 +290,7 @@ function ceilingAnswer(scenario: Scenario, path: string, answer: HttpAnswer): Ce
     return {
         url: path,
         ifNoneMatch: scenario.headers['if-none-match'] ?? '',
+        acceptEncoding: scenario.acceptEncoding,
         status: answer.status,
         headers,
         bodyBase64: answer.body.toString('base64'),
@@ -384,6 +418,54 @@ function loadProblem(load: Load | null): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Broad searches alone
+// ---------------------------------------------------------------------------------------------
+
+const ALONE_WARMUP = 5
+const ALONE_REQUESTS = 40
+
+/**
+ * Each of ALONE_QUERIES asked one request at a time over one kept-alive connection, every
+ * request numbered so that none is answered from what Shelf keeps: the latency of one broad
+ * search with nothing else running.
+ */
+async function timeAlone(shelfUrl: string, encodings: string[]): Promise<AloneResult[]> {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const results: AloneResult[] = []
+    let sent = 0
+    try {
+        for (const acceptEncoding of encodings) {
+            for (const keywords of ALONE_QUERIES) {
+                const path = `/service/levels/list?localization=en&type=quick&keywords=${encodeURIComponent(keywords)}`
+                const pages = pageCountOf(await getJson(`${shelfUrl}${path}`)) ?? 0
+                const samples = new Samples()
+                for (let index = 0; index < ALONE_WARMUP + ALONE_REQUESTS; index++) {
+                    const started = performance.now()
+                    const status = await timedGet(agent, `${shelfUrl}${path}&${UNCACHED_PARAMETER}=alone-${sent++}`, acceptEncodingHeader(acceptEncoding))
+                    if (status !== 200) throw new Error(`quick search ${JSON.stringify(keywords)} answered HTTP ${status}`)
+                    if (index >= ALONE_WARMUP) samples.push(performance.now() - started)
+                }
+                const [medianMs = Number.NaN, maxMs = Number.NaN] = samples.percentiles(0.5, 1)
+                results.push({ keywords, acceptEncoding, pages, medianMs, maxMs })
+            }
+        }
+    } finally {
+        agent.destroy()
+    }
+    return results
+}
+
+function timedGet(agent: Agent, url: string, headers: Record<string, string>): Promise<number> {
+    return new Promise((resolvePromise, reject) => {
+        httpGet(url, { agent, headers }, (response) => {
+            response.on('data', () => {})
+            response.on('error', reject)
+            response.on('end', () => resolvePromise(response.statusCode ?? 0))
+        }).on('error', reject)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
 // One size
 // ---------------------------------------------------------------------------------------------
 
@@ -393,12 +475,12 @@ async function benchScenarios(
     scenarios: Scenario[],
 ): Promise<ScenarioResult[]> {
     // Each URL asked once, to check it and to give the ceiling the very bytes Shelf sends.
-    const answers = new Map<ScenarioId, HttpAnswer>()
+    const answers = new Map<Scenario, HttpAnswer>()
     const ceilingAnswers: CeilingAnswer[] = []
     for (const scenario of scenarios) {
         for (const path of scenario.variants ?? [scenario.path]) {
             const answer = await request(`${shelf.url}${path}`, scenario.headers)
-            if (!answers.has(scenario.id)) answers.set(scenario.id, answer)
+            if (!answers.has(scenario)) answers.set(scenario, answer)
             ceilingAnswers.push(ceilingAnswer(scenario, path, answer))
         }
     }
@@ -406,9 +488,11 @@ async function benchScenarios(
     const results: ScenarioResult[] = []
     try {
         for (const scenario of scenarios) {
-            const answer = answers.get(scenario.id)!
+            const answer = answers.get(scenario)!
             const result: ScenarioResult = {
                 id: scenario.id,
+                acceptEncoding: scenario.acceptEncoding,
+                contentEncoding: String(answer.headers['content-encoding'] ?? ''),
                 path: scenario.path,
                 expectedStatus: scenario.expectedStatus,
                 bodyBytes: answer.body.length,
@@ -423,10 +507,11 @@ async function benchScenarios(
                 log(`${scenario.id}: ${result.problem}`)
                 continue
             }
-            log(`  ${scenario.id}: Shelf …`)
+            const label = `${scenario.id}${scenario.acceptEncoding ? ` (${scenario.acceptEncoding})` : ''}`
+            log(`  ${label}: Shelf …`)
             result.shelf = await drive(shelf.url, scenario, options)
             if (ceiling) {
-                log(`  ${scenario.id}: ceiling …`)
+                log(`  ${label}: ceiling …`)
                 result.ceiling = await drive(ceiling.url, scenario, options)
                 result.ratio = result.shelf.requestsPerSecond / result.ceiling.requestsPerSecond
             }
@@ -442,7 +527,7 @@ async function benchScenarios(
 }
 
 async function benchSize(options: Options, levels: number): Promise<SizeResult> {
-    const result: SizeResult = { levels, starts: [], scenarios: [], peakRssMiB: null, rssAfterLoadMiB: null }
+    const result: SizeResult = { levels, starts: [], scenarios: [], alone: [], peakRssMiB: null, rssAfterLoadMiB: null }
     const dir = await ensureTree(options.treesDir, levels, options.seed)
     await ensureSearchSettings(dir, levels, options.seed)
 
@@ -476,9 +561,10 @@ async function benchSize(options: Options, levels: number): Promise<SizeResult> 
     result.starts.push(started.measurement)
     const { server } = started
     try {
-        const all = await discoverScenarios(server.url)
+        const all = await discoverScenarios(server.url, options.encodings)
         const scenarios = all.filter((scenario) => options.scenarios.includes(scenario.id))
         result.scenarios = await benchScenarios(options, server, scenarios)
+        if (options.scenarios.includes('quick-search')) result.alone = await timeAlone(server.url, options.encodings)
         const memory = await readMemory(server.child.pid)
         result.peakRssMiB = toMiB(memory?.peakBytes)
         result.rssAfterLoadMiB = toMiB(memory?.rssBytes)
@@ -496,6 +582,7 @@ async function benchSize(options: Options, levels: number): Promise<SizeResult> 
 
 const MIN_RATIO = 0.6
 const MAX_QUICK_SEARCH_P99_MS = 20
+const MAX_BROAD_ALONE_MS = 5
 const MAX_START_100K_S = 10
 const MAX_PEAK_100K_MIB = 1024
 const MAX_PEAK_10K_MIB = 200
@@ -507,25 +594,34 @@ function checkTargets(sizes: SizeResult[], options: Options): Target[] {
         value === null || value === undefined || Number.isNaN(value) ? null : value <= max
 
     for (const size of sizes) {
-        for (const id of ['list', 'details'] as const) {
-            const ratio = size.scenarios.find((scenario) => scenario.id === id)?.ratio
-            if (ratio === null || ratio === undefined) continue
-            targets.push({
-                name: `${id} throughput, ${formatCount(size.levels)} levels`,
-                goal: `≥ ${MIN_RATIO * 100}% of ceiling`,
-                measured: `${(ratio * 100).toFixed(0)}%`,
-                met: ratio >= MIN_RATIO,
-            })
+        for (const id of ['list', 'details', 'deep-list', 'advanced-search'] as const) {
+            for (const scenario of size.scenarios.filter((scenario) => scenario.id === id)) {
+                if (scenario.ratio === null) continue
+                targets.push({
+                    name: `${id}${scenario.acceptEncoding ? ' (compressed)' : ''} throughput, ${formatCount(size.levels)} levels`,
+                    goal: `≥ ${MIN_RATIO * 100}% of ceiling`,
+                    measured: `${(scenario.ratio * 100).toFixed(0)}%`,
+                    met: scenario.ratio >= MIN_RATIO,
+                })
+            }
         }
     }
     const largest = at(100_000)
-    const quick = largest?.scenarios.find((scenario) => scenario.id === 'quick-search')?.shelf
-    if (quick && options.connections === 10) {
+    for (const scenario of largest?.scenarios.filter((scenario) => scenario.id === 'quick-search') ?? []) {
+        if (!scenario.shelf || options.connections !== 10) continue
         targets.push({
-            name: 'quick search p99, 100,000 levels, 10 connections',
+            name: `quick search p99${scenario.acceptEncoding ? ' (compressed)' : ''}, 100,000 levels, 10 connections`,
             goal: `≤ ${MAX_QUICK_SEARCH_P99_MS} ms`,
-            measured: `${formatNumber(quick.p99Ms, 1)} ms`,
-            met: limit(quick.p99Ms, MAX_QUICK_SEARCH_P99_MS),
+            measured: `${formatNumber(scenario.shelf.p99Ms, 1)} ms`,
+            met: limit(scenario.shelf.p99Ms, MAX_QUICK_SEARCH_P99_MS),
+        })
+    }
+    for (const alone of largest?.alone ?? []) {
+        targets.push({
+            name: `quick search "${alone.keywords}" alone${alone.acceptEncoding ? ' (compressed)' : ''}, median, 100,000 levels`,
+            goal: `≤ ${MAX_BROAD_ALONE_MS} ms`,
+            measured: `${formatNumber(alone.medianMs, 2)} ms`,
+            met: limit(alone.medianMs, MAX_BROAD_ALONE_MS),
         })
     }
     const warm = largest?.starts.find((start) => start.cache === 'warm')
@@ -576,9 +672,10 @@ function renderSize(size: SizeResult, options: Options): string {
         `${formatCount(size.levels)} levels: ${options.connections} connections, ${options.durationS} s per scenario after ${options.warmupS} s of warm-up`,
         '',
     ]
-    const header = ['scenario', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'ratio', 'check']
+    const header = ['scenario', 'encoding', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'ratio', 'check']
     const rows = size.scenarios.map((scenario) => [
         scenario.id,
+        scenario.contentEncoding || (scenario.acceptEncoding ? 'none' : '-'),
         formatCount(scenario.bodyBytes),
         formatCount(scenario.shelf?.requestsPerSecond),
         formatNumber(scenario.shelf?.p50Ms, 2),
@@ -588,11 +685,23 @@ function renderSize(size: SizeResult, options: Options): string {
         scenario.ratio === null ? 'n/a' : `${(scenario.ratio * 100).toFixed(0)}%`,
         scenario.ok ? 'ok' : 'FAIL',
     ])
-    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 8]), '')
-    for (const scenario of size.scenarios) {
+    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 1, 9]), '')
+    lines.push(`  encoding: the answer's Content-Encoding when asked with Accept-Encoding: ${REAL_CLIENT_ENCODINGS} ('none' if sent as it is), '-' when asked without`)
+    for (const scenario of size.scenarios.filter((scenario) => !scenario.acceptEncoding)) {
         const status = scenario.expectedStatus === 200 ? '' : ` (If-None-Match, expects ${scenario.expectedStatus})`
         lines.push(`  ${scenario.id.padEnd(15)} GET ${scenario.path}${status}`)
         if (scenario.problem) lines.push(`  ${''.padEnd(15)} FAIL: ${scenario.problem}`)
+    }
+    if (size.alone.length > 0) {
+        lines.push('', `broad quick searches alone: ${ALONE_REQUESTS} requests each, one at a time, latency at the client`)
+        const aloneRows = size.alone.map((alone) => [
+            alone.keywords,
+            alone.acceptEncoding || '-',
+            formatCount(alone.pages),
+            formatNumber(alone.medianMs, 2),
+            formatNumber(alone.maxMs, 2),
+        ])
+        lines.push(renderTable(['keywords', 'Accept-Encoding', 'pages', 'median ms', 'max ms'], aloneRows, [0, 1]))
     }
     lines.push('', renderStartTable(size.starts))
     lines.push(
@@ -626,6 +735,8 @@ const USAGE = `usage: npm run bench -- [options]   (or: node --import tsx bench/
   --connections N             concurrent connections (default 10)
   --scenarios a,b             a subset of: ${SCENARIO_IDS.join(', ')}
   --no-ceiling                drive Shelf only
+  --encodings none,real       drive each scenario without Accept-Encoding (none), with
+                              Accept-Encoding: ${REAL_CLIENT_ENCODINGS} (real), or both (default)
   --cold                      also measure a first start (cache removed), even when a cache exists
   --profile DIR               run the loaded Shelf under node --cpu-prof, writing the profile to DIR
   --shelf-args "FLAGS"        more flags for \`shelf serve\`, e.g. --shelf-args=--no-watch
@@ -639,6 +750,14 @@ function parseSeconds(option: string, text: string): number {
     const value = Number(text)
     if (!Number.isFinite(value) || value < 0) throw new Error(`${option} wants seconds, got ${JSON.stringify(text)}`)
     return value
+}
+
+function parseEncodings(text: string): string[] {
+    return text.split(',').map((part) => {
+        if (part.trim() === 'none') return ''
+        if (part.trim() === 'real') return REAL_CLIENT_ENCODINGS
+        throw new Error(`--encodings: unknown ${JSON.stringify(part)}; known: none, real`)
+    })
 }
 
 function parseScenarios(text: string): ScenarioId[] {
@@ -662,6 +781,7 @@ function parseOptions(argv: string[]): Options {
             connections: { type: 'string', default: '10' },
             scenarios: { type: 'string', default: SCENARIO_IDS.join(',') },
             'no-ceiling': { type: 'boolean', default: false },
+            encodings: { type: 'string', default: 'none,real' },
             cold: { type: 'boolean', default: false },
             profile: { type: 'string' },
             ...serverBenchOptions,
@@ -696,6 +816,7 @@ function parseOptions(argv: string[]): Options {
         connections,
         scenarios: parseScenarios(values.scenarios),
         ceiling: !values['no-ceiling'],
+        encodings: parseEncodings(values.encodings),
         cold: values.cold,
         profileDir: values.profile === undefined ? null : resolve(values.profile),
     }

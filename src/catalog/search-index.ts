@@ -61,6 +61,38 @@ const trigramKeys = (word: string) => {
     return keys
 }
 
+const grown = (array: Uint32Array) => {
+    const larger = new Uint32Array(array.length * 2)
+    larger.set(array)
+    return larger
+}
+
+/** Letters a–z as bits 0–25 of one word, digits 0–9 as bits 0–9 of the next. */
+type Characters = { letters: number; digits: number }
+
+/** Sets the bits of the letters and digits of `text` from `start` to `end` into `into` at `at`. */
+const characterBits = (text: string, start: number, end: number, into: Uint32Array, at: number) => {
+    let letters = 0
+    let digits = 0
+    for (let index = start; index < end; index++) {
+        const code = text.charCodeAt(index)
+        if (code >= 97 && code <= 122) letters |= 1 << (code - 97)
+        else if (code >= 48 && code <= 57) digits |= 1 << (code - 48)
+    }
+    into[at] = letters
+    into[at + 1] = digits
+}
+
+/** A part of a search that is one letter a–z or one digit: found by the items' sets of characters, not their words. */
+const isCharacter = (part: string) => part.length === 1 && /[a-z0-9]/.test(part)
+
+const charactersOf = (parts: readonly string[]): Characters | undefined => {
+    if (!parts.length) return undefined
+    const bits = new Uint32Array(2)
+    characterBits(parts.join(''), 0, parts.length, bits, 0)
+    return { letters: bits[0]!, digits: bits[1]! }
+}
+
 /** The numbers in both ascending lists, ascending. */
 const intersect = (a: Int32Array, b: Int32Array) => {
     const both = new Int32Array(Math.min(a.length, b.length))
@@ -94,6 +126,9 @@ export class SearchIndex {
     /** Each slot's search text and where its title is, at hand for ranking (a WeakMap lookup per item costs more than the check). */
     readonly texts: string[] = []
     readonly titleSpans: TitleSpan[] = []
+    /** Each slot's letters a–z and digits 0–9, in its text and in its title (see `characterBits`), two words a slot. */
+    private textCharacters = new Uint32Array(256)
+    private titleCharacters = new Uint32Array(256)
     private readonly words: string[] = []
     private readonly wordIds = new Map<string, number>()
     /** Word ids by trigram of the word. */
@@ -125,6 +160,12 @@ export class SearchIndex {
         const title = titleSpanOf(item)
         this.texts.push(text)
         this.titleSpans.push(title)
+        if (this.textCharacters.length < 2 * (slot + 1)) {
+            this.textCharacters = grown(this.textCharacters)
+            this.titleCharacters = grown(this.titleCharacters)
+        }
+        characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
+        characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
         for (const word of wordsOf(text)) this.holders.add(this.wordId(word), slot)
         for (const word of wordsOf(text.slice(title.start, title.end))) this.titleHolders.add(this.wordId(word), slot)
     }
@@ -136,6 +177,12 @@ export class SearchIndex {
         // Shortest first, so every intersection is at most as long as the shortest list.
         lists.sort((a, b) => a.length - b.length)
         return Array.from(lists.reduce(intersect)).filter((id) => this.words[id]!.includes(part))
+    }
+
+    /** Whether the slot's text (or its title) holds every one of the characters. */
+    holdsCharacters(slot: number, characters: Characters, inTitle: boolean) {
+        const bits = inTitle ? this.titleCharacters : this.textCharacters
+        return (bits[2 * slot]! & characters.letters) === characters.letters && (bits[2 * slot + 1]! & characters.digits) === characters.digits
     }
 
     forEachHolder(word: number, visit: (slot: number) => void) {
@@ -159,18 +206,17 @@ export class SearchIndex {
 }
 
 /**
- * The items holding every term of a search, in their list's order, with what ranking them needs:
- * for a search of one word, whether each holds it in its title (1) or not (0); else the search
- * text of the item at an index of `items`, and where its title is.
+ * The items holding every term of a search, in their list's order, as `position << 1 | flag`
+ * entries: the position in the list, and whether the item may hold the search in its title (its
+ * title holds a part of every term). For a search of one word the flag is exact (`exactTitles`):
+ * the item holds it in its title or not. `text` and `titleSpan` give an item's search text by its
+ * position, for ranking.
  */
-export type Found = { items: CatalogItem[] } & ({ inTitle: number[] } | TextFound)
-
-/** What ranking the items found needs when the index cannot tell it alone. */
-export type TextFound = {
-    text(index: number): string
-    titleSpan(index: number): TitleSpan
-    /** False when the item's title lacks a part of some term, so it cannot hold the search in its title. */
-    mayHoldInTitle(index: number): boolean
+export type Found = {
+    entries: Int32Array
+    exactTitles: boolean
+    text(position: number): string
+    titleSpan(position: number): TitleSpan
 }
 
 /**
@@ -187,7 +233,9 @@ class Scratch {
     /** Like `stamps` and `counts`, for the parts held in the title. */
     titleStamps = new Uint32Array(0)
     titleCounts = new Uint16Array(0)
-    /** The entries found, as `position << 1 | in title`. */
+    /** The search that last found the item at a position holding every part looked up. */
+    marks = new Uint32Array(0)
+    /** The entries found (see `Found`). */
     entries = new Int32Array(0)
     private search = 0
 
@@ -200,6 +248,7 @@ class Scratch {
             this.titled = new Uint32Array(size)
             this.titleStamps = new Uint32Array(size)
             this.titleCounts = new Uint16Array(size)
+            this.marks = new Uint32Array(size)
             this.entries = new Int32Array(size)
             this.search = 0
         }
@@ -239,6 +288,11 @@ const countHolders = (
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
  * another way): the index's items, as positions in the list, so that they come out in the
  * list's order. The positions are worked out on the first search.
+ *
+ * Every step costs at most one pass over the list, however many items a search finds: the words
+ * holding a part are looked up by trigrams, a single letter or digit in each item's set of
+ * characters, the items found are marked by position and read off in order (a few are sorted
+ * instead), and nothing is ranked here.
  */
 export class ListSearch {
     /** Each slot's position in the list (-1 for an item the list does not hold), and each position's slot. */
@@ -253,48 +307,57 @@ export class ListSearch {
         const index = this.index()
         const { positions, slots } = this.placesIn(index)
         // The items holding a word that holds each part of a term are the items that may hold the
-        // term; for a term of letters and digits only, exactly those that do. A part shorter than a
-        // trigram would need a look at every word, so it narrows only when no part is longer.
+        // term; for a term of letters and digits only, exactly those that do. A single letter or
+        // digit is in an item's set of characters. A longer part shorter than a trigram would need
+        // a look at every word, so it narrows only when no part is longer.
         const parts = terms.flatMap(wordsOf)
-        const longest = parts.reduce((a, b) => (b.length > a.length ? b : a), '')
-        const looked = longest.length < 3 ? [longest].filter(Boolean) : parts.filter((part) => part.length >= 3)
-        if (!looked.length) return findEach(this.list, terms)
-        const exact = terms.every((term) => isWord(term) && looked.includes(term))
+        const characters = charactersOf(parts.filter(isCharacter))
+        const wordParts = parts.filter((part) => !isCharacter(part))
+        const longest = wordParts.reduce((a, b) => (b.length > a.length ? b : a), '')
+        const looked = longest.length < 3 ? [longest].filter(Boolean) : wordParts.filter((part) => part.length >= 3)
+        if (!looked.length && !characters) return findEach(this.list, terms)
+        const exact = terms.every((term) => isWord(term) && (looked.includes(term) || isCharacter(term)))
         const wordsByPart = looked.map((part) => index.wordsHolding(part))
-        const search = scratch.begin(positions.length)
-        const { stamps, counts, titled, titleStamps, titleCounts, entries } = scratch
-        // With one term of letters and digits, its words' lists also say which items hold it in their title.
-        const titles = exact && terms.length === 1
-        if (titles) for (const word of wordsByPart[0]!) index.forEachTitleHolder(word, (slot) => (titled[slot] = search))
+        const search = scratch.begin(Math.max(positions.length, slots.length))
+        const { stamps, counts, titled, titleStamps, titleCounts, marks, entries } = scratch
+        // With one term of letters and digits, its words' lists (or its character) say which items hold it in their title.
+        const exactTitles = exact && terms.length === 1
+        if (exactTitles && looked.length) for (const word of wordsByPart[0]!) index.forEachTitleHolder(word, (slot) => (titled[slot] = search))
+        else countHolders(wordsByPart, (word, visit) => index.forEachTitleHolder(word, visit), titleStamps, titleCounts, search, () => {})
+        const inTitle = (slot: number) =>
+            (exactTitles && looked.length ? titled[slot] === search : !looked.length || (titleStamps[slot] === search && titleCounts[slot] === looked.length)) &&
+            (!characters || index.holdsCharacters(slot, characters, true))
+        const holds = (slot: number) =>
+            (!characters || index.holdsCharacters(slot, characters, false)) && (exact || terms.every((term) => index.texts[slot]!.includes(term)))
+
         let found = 0
-        countHolders(wordsByPart, (word, visit) => index.forEachHolder(word, visit), stamps, counts, search, (slot) => {
-            if (slot < positions.length && positions[slot]! >= 0) entries[found++] = (positions[slot]! << 1) | (titled[slot] === search ? 1 : 0)
-        })
-        // Sorted, the entries are in the list's order.
-        const ordered = entries.subarray(0, found).sort()
-        const items: CatalogItem[] = []
-        if (titles) {
-            const inTitle: number[] = []
-            for (const entry of ordered) {
-                items.push(this.list[entry >> 1]!)
-                inTitle.push(entry & 1)
-            }
-            return { items, inTitle }
+        const add = (position: number) => {
+            const slot = slots[position]!
+            if (holds(slot)) entries[found++] = (position << 1) | (inTitle(slot) ? 1 : 0)
         }
-        // Only an item whose title holds every part may hold the search in its title: ranking looks at the others' text less.
-        countHolders(wordsByPart, (word, visit) => index.forEachTitleHolder(word, visit), titleStamps, titleCounts, search, () => {})
-        const itemSlots: number[] = []
-        for (const entry of ordered) {
-            const slot = slots[entry >> 1]!
-            if (!exact && !terms.every((term) => index.texts[slot]!.includes(term))) continue
-            items.push(this.list[entry >> 1]!)
-            itemSlots.push(slot)
+        if (!looked.length) {
+            for (let position = 0; position < slots.length; position++) add(position)
+        } else {
+            // Few items found are sorted by position; many are marked and read off in order.
+            const few: number[] = []
+            let many = false
+            countHolders(wordsByPart, (word, visit) => index.forEachHolder(word, visit), stamps, counts, search, (slot) => {
+                const position = slot < positions.length ? positions[slot]! : -1
+                if (position < 0) return
+                marks[position] = search
+                if (!many && few.push(position) * 16 > slots.length) many = true
+            })
+            if (many) {
+                for (let position = 0; position < slots.length; position++) if (marks[position] === search) add(position)
+            } else {
+                for (const position of few.sort((a, b) => a - b)) add(position)
+            }
         }
         return {
-            items,
-            text: (at) => index.texts[itemSlots[at]!]!,
-            titleSpan: (at) => index.titleSpans[itemSlots[at]!]!,
-            mayHoldInTitle: (at) => titleStamps[itemSlots[at]!] === search && titleCounts[itemSlots[at]!] === looked.length,
+            entries: entries.slice(0, found),
+            exactTitles,
+            text: (position) => index.texts[slots[position]!]!,
+            titleSpan: (position) => index.titleSpans[slots[position]!]!,
         }
     }
 
@@ -313,8 +376,16 @@ export class ListSearch {
 
 /** The items of a list holding every term, found by looking at each item. */
 export const findEach = (list: readonly CatalogItem[], terms: readonly string[]): Found => {
-    const items = list.filter((item) => terms.every((term) => searchTextOf(item).includes(term)))
-    return { items, text: (at) => searchTextOf(items[at]!), titleSpan: (at) => titleSpanOf(items[at]!), mayHoldInTitle: () => true }
+    const entries: number[] = []
+    list.forEach((item, position) => {
+        if (terms.every((term) => searchTextOf(item).includes(term))) entries.push((position << 1) | 1)
+    })
+    return {
+        entries: Int32Array.from(entries),
+        exactTitles: false,
+        text: (position) => searchTextOf(list[position]!),
+        titleSpan: (position) => titleSpanOf(list[position]!),
+    }
 }
 
 const listSearches = new WeakMap<readonly CatalogItem[], ListSearch>()

@@ -3,7 +3,7 @@ import { allVariants, localize } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
 import type { Sequence } from '../util/sequence.js'
 import { newestFirst, type Order } from './order.js'
-import { findEach, listSearchOf, type Found, type TextFound } from './search-index.js'
+import { findEach, listSearchOf, type Found } from './search-index.js'
 import { holdsWholeWord, searchTextOf } from './search-text.js'
 
 export type ItemFilter = (item: CatalogItem) => boolean
@@ -86,104 +86,98 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
     }
 }
 
+export type ItemSequence = Sequence<CatalogItem>
+
 /**
  * The items found that pass the filters, most relevant first, each rank in the items' order:
  * the whole phrase in the title first, then the phrase anywhere, then every word matching a whole
  * word, then partial matches.
  */
-const rank = (found: Found, terms: readonly string[], filters: readonly ItemFilter[]): ItemSequence => {
-    if ('inTitle' in found) {
-        // One word, and the index said which items hold it in their title.
-        const ranks: CatalogItem[][] = [[], []]
-        found.items.forEach((item, index) => {
-            if (!filters.length || filters.every((filter) => filter(item))) ranks[1 - found.inTitle[index]!]!.push(item)
-        })
-        return ranks[0]!.concat(ranks[1]!)
-    }
-    if (!filters.length) return new RankedItems(found, terms)
-    const kept = found.items.flatMap((item, index) => (filters.every((filter) => filter(item)) ? [index] : []))
-    return new RankedItems(
-        {
-            items: kept.map((index) => found.items[index]!),
-            text: (at) => found.text(kept[at]!),
-            titleSpan: (at) => found.titleSpan(kept[at]!),
-            mayHoldInTitle: (at) => found.mayHoldInTitle(kept[at]!),
-        },
-        terms,
-    )
+const rank = (list: readonly CatalogItem[], found: Found, terms: readonly string[], filters: readonly ItemFilter[]): ItemSequence => {
+    const entries = filters.length ? found.entries.filter((entry) => filters.every((filter) => filter(list[entry >> 1]!))) : found.entries
+    return new RankedItems(list, { ...found, entries }, terms)
 }
 
-export type ItemSequence = Sequence<CatalogItem>
+/** Ranks, best first: the phrase in the title, the phrase elsewhere, every term a whole word, the rest. */
+const rankCount = 4
 
 /**
  * Found items in the order of their ranks, worked out only as far as asked: the first page of a
- * search holding thousands of items looks at the text of the few it shows, not of all of them.
- * The first rank (the phrase in the title) is known at once, since only items whose titles hold
- * every part of the search can be in it.
+ * search holding thousands of items looks at the text of the items before the page's last, rank
+ * by rank, not at all of them. Each rank is read off the items found in their order, from where
+ * the last page stopped; an item's rank is worked out once.
  */
 class RankedItems implements ItemSequence {
     private readonly phrase: string
-    private readonly inTitle: CatalogItem[] = []
-    private readonly inTitleAt = new Set<number>()
-    /** The second rank, as far as the items are looked at. */
-    private readonly anywhere: CatalogItem[] = []
-    /** Items looked at and in neither of the first two ranks, by their index. */
-    private readonly later: number[] = []
-    private looked = 0
-    private whole: CatalogItem[] | undefined
+    /** Each found item's rank plus one, 0 while not worked out. */
+    private readonly ranks: Uint8Array
+    /** Per rank: its items found so far (as indexes of the entries), and how far the entries were looked at for it. */
+    private readonly members: number[][] = Array.from({ length: rankCount }, () => [])
+    private readonly looked = new Array<number>(rankCount).fill(0)
 
     constructor(
-        private readonly found: { items: CatalogItem[] } & TextFound,
+        private readonly list: readonly CatalogItem[],
+        private readonly found: Found,
         private readonly terms: readonly string[],
     ) {
         this.phrase = terms.join(' ')
-        found.items.forEach((item, index) => {
-            if (!found.mayHoldInTitle(index)) return
-            const title = found.titleSpan(index)
-            const at = found.text(index).indexOf(this.phrase, title.start)
-            if (at >= 0 && at + this.phrase.length <= title.end) {
-                this.inTitle.push(item)
-                this.inTitleAt.add(index)
-            }
-        })
+        this.ranks = new Uint8Array(found.entries.length)
     }
 
     get length() {
-        return this.found.items.length
+        return this.found.entries.length
     }
 
     slice(start = 0, end = this.length): CatalogItem[] {
-        const first = this.inTitle.length
-        while (first + this.anywhere.length < end && this.looked < this.length) this.lookAtNext()
-        if (first + this.anywhere.length < Math.min(end, this.length)) return this.all().slice(start, end)
-        return [...this.inTitle.slice(start, end), ...this.anywhere.slice(Math.max(0, start - first), Math.max(0, end - first))]
+        const page: CatalogItem[] = []
+        let before = 0
+        for (let rank = 0; rank < rankCount && before < end; rank++) {
+            const members = this.membersOf(rank, end - before)
+            for (let at = Math.max(0, start - before); at < Math.min(members.length, end - before); at++) page.push(this.itemAt(members[at]!))
+            before += members.length
+        }
+        return page
     }
 
     findIndex(predicate: (item: CatalogItem, index: number, items: readonly CatalogItem[]) => unknown) {
-        return this.all().findIndex(predicate)
+        return this.slice().findIndex(predicate)
     }
 
-    private lookAtNext() {
-        const index = this.looked++
-        if (this.inTitleAt.has(index)) return
+    private itemAt(at: number) {
+        return this.list[this.found.entries[at]! >> 1]!
+    }
+
+    /** The first `wanted` items of a rank (all of them when it has fewer). */
+    private membersOf(rank: number, wanted: number) {
+        const members = this.members[rank]!
+        const { length } = this.found.entries
+        while (members.length < wanted && this.looked[rank]! < length) {
+            const at = this.looked[rank]!++
+            if (this.rankOf(at) === rank) members.push(at)
+        }
+        return members
+    }
+
+    private rankOf(at: number) {
+        if (!this.ranks[at]) this.ranks[at] = this.workOutRank(at) + 1
+        return this.ranks[at]! - 1
+    }
+
+    private workOutRank(at: number) {
+        const entry = this.found.entries[at]!
+        const position = entry >> 1
+        const mayHoldInTitle = (entry & 1) === 1
+        if (this.found.exactTitles) return mayHoldInTitle ? 0 : 1
+        const text = this.found.text(position)
+        const title = this.found.titleSpan(position)
+        if (mayHoldInTitle) {
+            const inTitle = text.indexOf(this.phrase, title.start)
+            if (inTitle >= 0 && inTitle + this.phrase.length <= title.end) return 0
+        }
         // One term is the phrase, and the item holds it. A phrase of several has a space, which the
         // name (the line before the title) never has, so it is found from the title on or not at all.
-        if (this.terms.length === 1 || this.found.text(index).indexOf(this.phrase, this.found.titleSpan(index).start) >= 0) this.anywhere.push(this.found.items[index]!)
-        else this.later.push(index)
-    }
-
-    private all() {
-        if (!this.whole) {
-            while (this.looked < this.length) this.lookAtNext()
-            const wholeWords: CatalogItem[] = []
-            const partial: CatalogItem[] = []
-            for (const index of this.later) {
-                const text = this.found.text(index)
-                ;(this.terms.every((term) => holdsWholeWord(text, term)) ? wholeWords : partial).push(this.found.items[index]!)
-            }
-            this.whole = [...this.inTitle, ...this.anywhere, ...wholeWords, ...partial]
-        }
-        return this.whole
+        if (this.terms.length === 1 || text.indexOf(this.phrase, title.start) >= 0) return 1
+        return this.terms.every((term) => holdsWholeWord(text, term)) ? 2 : 3
     }
 }
 
@@ -228,5 +222,5 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
     const terms = words(query.keywords)
     if (!terms.length) return query.filters.length ? ordered.filter((item) => query.filters.every((filter) => filter(item))) : ordered
     const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)
-    return rank(found, terms, query.filters)
+    return rank(ordered, found, terms, query.filters)
 }

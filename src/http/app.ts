@@ -2,12 +2,11 @@ import Router from '@koa/router'
 import { version } from '@sonolus/core'
 import Koa, { type Context, type Next } from 'koa'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import compress from 'koa-compress'
-import conditional from 'koa-conditional-get'
-import etag from '@koa/etag'
 import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
+import { encodeAnswers } from './encode-answers.js'
+import { isClientGone, reportError } from './error-log.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { Refusal, type RefusalKind } from '../util/refusal.js'
@@ -40,15 +39,15 @@ export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes 
  */
 export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes }: Services) => {
     const app = new Koa()
+    // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
+    app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
     const headers = protocolHeaders(options.name)
     const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
     app.use(prepared.keep)
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
-    // Only JSON is compressed: resources are sent as stored, and gzip resources are gzip already.
-    app.use(compress({ filter: (type) => type.startsWith('application/json'), threshold: 1024 }))
-    app.use(conditional())
-    app.use(etag())
+    // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
+    app.use(encodeAnswers)
 
     // Routes that never look at the session: sign-in itself, which a stale session must not stop,
     // and resources, which are named by their hash and fetched without the app's headers.
@@ -93,12 +92,17 @@ const errorsAsJson = async (ctx: Context, next: Next) => {
     try {
         await next()
     } catch (error) {
+        if (isClientGone(error)) {
+            reportError(error, `${ctx.method} ${ctx.url}`)
+            ctx.respond = false
+            return
+        }
         const status = statusOf(error)
         ctx.status = status
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = JSON.stringify({ message: status < 500 ? (error as Error).message : 'internal error: the server log has the details' })
         if (error instanceof Refusal && error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds))
-        if (status >= 500) console.error(error)
+        if (status >= 500) reportError(error, `${ctx.method} ${ctx.url}`)
     }
 }
 

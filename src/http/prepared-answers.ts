@@ -3,23 +3,32 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Context, Next } from 'koa'
 import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../catalog/catalog.js'
+import type { EncodedState } from './encode-answers.js'
+import type { EncodedAnswer, Encoding, Representation } from './encoded-answer.js'
 import { worthKeeping } from './response-cache.js'
 
-type Prepared = { headers: OutgoingHttpHeaders; notModifiedHeaders: OutgoingHttpHeaders; body: Buffer; etag: string }
+/** The headers of one representation's 200 and 304. */
+type Sent = { headers: OutgoingHttpHeaders; notModifiedHeaders: OutgoingHttpHeaders }
+type Prepared = { answer: EncodedAnswer; sent: Partial<Record<Encoding, Sent>>; bytes: number }
 
-/** Bytes of answers kept per snapshot, as for the response cache inside the app. */
+/** Bytes of answers kept per snapshot, every encoding of each counted, as for the response cache inside the app. */
 const budgetBytes = 32 * 1024 * 1024
 
+/** Headers that belong to one representation, set again for each. */
+const representationHeaders = new Set(['content-length', 'content-encoding', 'etag'])
 /** Headers of a 200 that a 304 leaves out: it has no body. */
-const bodyHeaders = new Set(['content-type', 'content-length'])
+const bodyHeaders = new Set(['content-type', 'content-length', 'content-encoding'])
 
 /**
- * Whole answers (status, headers and bytes) to guests' GET requests, small resources included,
- * kept per snapshot and written straight to the socket when the same request comes again: a
- * repeated page costs no routing, no middleware and no header work. The key is everything a
- * guest's answer depends on: the URL, the Host (the `source` of items) and the accepted
- * encodings. A request carrying a session or a Range, or of any other method, always goes
- * through the app, and so does an answer the app compressed as a stream or marked `no-store`.
+ * Whole answers (status, headers and bytes, in every encoding) to guests' GET requests, small
+ * resources included, kept per snapshot and written straight to the socket when the same request
+ * comes again: a repeated page costs no routing, no middleware, no header work and no
+ * compression. The key is everything a guest's answer depends on: the URL and the Host (the
+ * `source` of items); the encoding is chosen per request among those kept. Any route's answer is
+ * kept this way, pages outside the protocol included, when it is a guest's GET answered 200 with
+ * a body (see encode-answers.ts), and not marked `Cache-Control: no-store` nor varying by another
+ * request header than Accept-Encoding (`Vary`). A request carrying a session or a Range, or of
+ * any other method, always goes through the app, and so do typed searches (`worthKeeping`).
  */
 export class PreparedAnswers {
     private readonly caches = new WeakMap<Catalog, LRUCache<string, Prepared>>()
@@ -34,13 +43,15 @@ export class PreparedAnswers {
         const key = this.keyOf(req)
         const prepared = key === undefined ? undefined : this.caches.get(this.currentCatalog())?.get(key)
         if (!prepared) return false
+        const representation = prepared.answer.for(req.headers['accept-encoding'])
+        const sent = prepared.sent[representation.encoding]!
         // The same test of a conditional GET as Koa's own `ctx.fresh`, which the app answers with.
-        if (fresh(req.headers, { etag: prepared.etag })) {
-            res.writeHead(304, prepared.notModifiedHeaders)
+        if (fresh(req.headers, { etag: representation.etag })) {
+            res.writeHead(304, sent.notModifiedHeaders)
             res.end()
         } else {
-            res.writeHead(200, prepared.headers)
-            res.end(prepared.body)
+            res.writeHead(200, sent.headers)
+            res.end(representation.body)
         }
         return true
     }
@@ -51,28 +62,36 @@ export class PreparedAnswers {
         const catalog = this.currentCatalog()
         await next()
         const key = this.keyOf(ctx.req)
-        if (key === undefined || ctx.status !== 200 || !(typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body)) || !worthKeeping(ctx)) return
-        const etag = ctx.response.get('ETag')
-        if (!etag || String(ctx.response.get('Cache-Control')).includes('no-store')) return
-        const body = Buffer.isBuffer(ctx.body) ? ctx.body : Buffer.from(ctx.body)
-        ctx.body = body
-        const headers = { ...ctx.response.headers }
-        const notModifiedHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => !bodyHeaders.has(name)))
-        this.cacheFor(catalog).set(key, { headers, notModifiedHeaders, body, etag })
+        const answer = (ctx.state as EncodedState).encodedAnswer
+        if (key === undefined || ctx.status !== 200 || !answer || !worthKeeping(ctx)) return
+        if (String(ctx.response.get('Cache-Control')).includes('no-store') || !variesOnlyByEncoding(String(ctx.response.get('Vary') ?? ''))) return
+        const common = Object.fromEntries(Object.entries(ctx.response.headers).filter(([name]) => !representationHeaders.has(name)))
+        const sent: Prepared['sent'] = {}
+        const representations = answer.encodeAll()
+        for (const representation of representations) sent[representation.encoding] = sentHeaders(common, representation)
+        this.cacheFor(catalog).set(key, { answer, sent, bytes: answer.bytes + 256 * representations.length })
     }
 
     private keyOf(req: IncomingMessage) {
         // A Range request (audio seeking) is for `send` to answer from the file.
         if (req.method !== 'GET' || req.headers[this.sessionHeader] !== undefined || req.headers.range !== undefined) return undefined
-        return `${req.headers.host ?? ''}\n${req.headers['accept-encoding'] ?? ''}\n${req.url ?? ''}`
+        return `${req.headers.host ?? ''}\n${req.url ?? ''}`
     }
 
     private cacheFor(catalog: Catalog) {
         let cache = this.caches.get(catalog)
         if (!cache) {
-            cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.body.length + 256 })
+            cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.bytes })
             this.caches.set(catalog, cache)
         }
         return cache
     }
+}
+
+const variesOnlyByEncoding = (vary: string) => vary.split(',').every((name) => ['', 'accept-encoding'].includes(name.trim().toLowerCase()))
+
+const sentHeaders = (common: OutgoingHttpHeaders, { encoding, body, etag }: Representation): Sent => {
+    const headers: OutgoingHttpHeaders = { ...common, etag, 'content-length': body.length }
+    if (encoding !== 'identity') headers['content-encoding'] = encoding
+    return { headers, notModifiedHeaders: Object.fromEntries(Object.entries(headers).filter(([name]) => !bodyHeaders.has(name))) }
 }

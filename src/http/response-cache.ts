@@ -2,11 +2,11 @@ import etag from 'etag'
 import type { Context, Next } from 'koa'
 import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../catalog/catalog.js'
+import type { EncodedState } from './encode-answers.js'
+import { EncodedAnswer } from './encoded-answer.js'
 import type { ShelfContext } from './request-state.js'
 
-type CachedResponse = { body: Buffer; etag: string }
-
-/** Bytes of answers kept per snapshot: the most asked-for pages, not every page of every search. */
+/** Bytes of answers kept per snapshot, compressed ones included: the most asked-for pages, not every page of every search. */
 const budgetBytes = 32 * 1024 * 1024
 
 /**
@@ -15,12 +15,12 @@ const budgetBytes = 32 * 1024 * 1024
  */
 export const worthKeeping = (ctx: Context) => !ctx.query.keywords
 
-const caches = new WeakMap<Catalog, LRUCache<string, CachedResponse>>()
+const caches = new WeakMap<Catalog, LRUCache<string, EncodedAnswer>>()
 
 const cacheFor = (catalog: Catalog) => {
     let cache = caches.get(catalog)
     if (!cache) {
-        cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.body.length + 64 })
+        cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.bytes + 64 })
         caches.set(catalog, cache)
     }
     return cache
@@ -28,8 +28,8 @@ const cacheFor = (catalog: Catalog) => {
 
 /**
  * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
- * rendered, serialized, encoded and hashed for its ETag once, and revalidations are answered from
- * the stored ETag. The key is everything an answer depends on today: the URL (path, locale,
+ * rendered, serialized, hashed for its ETag and compressed once, and revalidations are answered
+ * from the stored ETags. The key is everything an answer depends on today: the URL (path, locale,
  * configuration, search values), the source address and the signed-in player. Answers that depend
  * on state outside the snapshot (rooms) are marked `Cache-Control: no-store` and are not kept.
  */
@@ -40,19 +40,21 @@ export const cachedResponses = async (ctx: Context, next: Next) => {
     const cache = cacheFor(catalog)
     // What a player is offered to do (their items' actions, their comments' delete) is theirs alone.
     const key = `${renderer.source}\n${user?.id ?? ''}\n${ctx.url}`
+    const state = ctx.state as EncodedState
     const hit = cache.get(key)
     if (hit) {
         ctx.type = 'application/json; charset=utf-8'
-        ctx.body = hit.body
-        ctx.set('ETag', hit.etag)
+        ctx.body = hit.identity.body
+        state.encodedAnswer = hit
         return
     }
     await next()
     if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.type.startsWith('application/json')) return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
     const body = Buffer.from(ctx.body)
-    const entry = { body, etag: etag(body) }
+    const entry = new EncodedAnswer(body, etag(body), true)
+    entry.encodeAll()
     cache.set(key, entry)
     ctx.body = body
-    ctx.set('ETag', entry.etag)
+    state.encodedAnswer = entry
 }

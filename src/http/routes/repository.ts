@@ -61,5 +61,7 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
             .on('end', resolve)
             .pipe(ctx.res)
             .on('error', reject)
+        // A client gone mid-file ends the answer too: `send` stops reading, and 'end' never comes.
+        ctx.res.once('close', resolve)
     })
 }
