@@ -18,6 +18,10 @@ export type ShelfOptions = {
     readOnly?: boolean
     /** How long an upload key waits for its files; 10 minutes by default. */
     uploadKeyLifetimeMs?: number
+    /** Web pages for people at `/` (on unless false). */
+    web?: boolean
+    /** A built official web client to serve at `/` instead of the pages. */
+    webClient?: string
     /** Multiplayer rooms (E6, E7); offered only when a multiplayer server's URL is given. */
     multiplayer?: Pick<MultiplayerOptions, 'url'> & Partial<MultiplayerOptions>
 }

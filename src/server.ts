@@ -20,6 +20,8 @@ import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadKeys } from './writes/upload-keys.js'
 import { watchFolder } from './watch/watch-folder.js'
+import { LivePreview } from './web/live-preview.js'
+import { checkWebClient } from './web/web-client.js'
 
 export type ListenOptions = { port: number; host?: string }
 
@@ -95,10 +97,13 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
     const readSince = Date.now()
+    if (options.webClient) await checkWebClient(options.webClient)
     const { content, state, hashes, stateFolder } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
+    const live = options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
+    let reloads = 0
     const updates = new CatalogUpdates(
         content,
         async (paths) => {
@@ -107,6 +112,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
             // The swap is one assignment: a request holds the snapshot it started with to its end.
             catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
             events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
+            live?.changed(++reloads)
             hashesSaver.schedule()
         },
         options.watch === true,
@@ -134,7 +140,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes }))
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, live }))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
@@ -155,6 +161,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         close: async () => {
             await leftovers.catch(() => undefined)
             await watcher?.close()
+            live?.close()
             await hashesSaver.flush()
             await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))

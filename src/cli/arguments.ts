@@ -23,6 +23,9 @@ Flags of serve:
   --drafts          also serve items marked "draft: true"
   --cache DIR       where processed resources are kept (default: CONTENT/.shelf)
   --no-watch        do not follow changes of the folder (they show after a restart)
+  --no-web          no web pages at / (only the protocol under /NAME)
+  --web-client DIR  serve a built official Sonolus web client from DIR at / instead of
+                    Shelf's own pages (its index.html answers every page path)
   -h, --help        show this help
 
 Sign-in (on by default; the app signs in with a request signed by its own key):
@@ -49,7 +52,8 @@ Multiplayer rooms (off unless a multiplayer server is given):
 
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
-While serving, the problems of the content are also at GET /_shelf/problems (JSON).
+While serving, the problems of the content are also at GET /_shelf/problems (JSON), and
+people browse the content at / (pages that follow the folder's edits while it is watched).
 
 Flags of check:
   --format F        text (default) or json
@@ -77,6 +81,8 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 drafts: { type: 'boolean', default: false },
                 cache: { type: 'string' },
                 watch: { type: 'boolean', default: true },
+                web: { type: 'boolean', default: true },
+                'web-client': { type: 'string' },
                 'sign-in': { type: 'boolean', default: true },
                 'read-only': { type: 'boolean', default: false },
                 'signature-key': { type: 'string' },
@@ -100,6 +106,8 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             drafts: parsed.drafts,
             cache: parsed.cache,
             watch: parsed.watch,
+            web: parsed.web,
+            webClient: parsed['web-client'],
             readOnly: parsed['read-only'],
             signIn: {
                 enabled: parsed['sign-in'],

@@ -3,7 +3,10 @@ import { lanAddresses } from '../auth/addresses.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
 import { startShelf, type RunningShelf } from '../server.js'
+import { openInSonolusUrl, qrTerminal } from '../web/share.js'
 import type { ServeArguments } from './arguments.js'
+import type { ShelfOptions } from '../config.js'
+import type { ListenOptions } from '../server.js'
 
 export const serve = async ({ options, listen }: ServeArguments) => {
     const started = performance.now()
@@ -32,7 +35,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     if (!listen.host || listen.host === '0.0.0.0' || listen.host === '::') {
         for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${shelf.port}`)
     }
-    if (options.name !== 'sonolus') console.log('  (the Sonolus app itself expects --name sonolus)')
+    await printWebAndAppLinks(options, shelf, listen)
     if (options.signIn?.enabled === false) {
         console.log('  sign-in is off (--no-sign-in)')
         if (catalog.settings.requireAuthentication) console.log('  server.yaml asks for requireAuthentication, which needs sign-in: it is not enforced')
@@ -61,4 +64,22 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         })
     }
 
+}
+
+/**
+ * Where people browse the content, and the app's link to this server with a QR code a phone can
+ * scan (in an interactive terminal only: in a log it is noise).
+ */
+const printWebAndAppLinks = async (options: ShelfOptions, shelf: RunningShelf, listen: ListenOptions) => {
+    if (options.webClient) console.log(`  the web client in ${resolve(options.webClient)} at ${shelf.url}/`)
+    else if (options.web !== false) console.log(`  web pages at ${shelf.url}/ (--no-web turns them off)`)
+    if (options.name !== 'sonolus') {
+        console.log('  (the Sonolus app itself expects --name sonolus)')
+        return
+    }
+    const wildcard = !listen.host || listen.host === '0.0.0.0' || listen.host === '::'
+    const phone = options.address ?? (wildcard ? lanAddresses().map((address) => `http://${address}:${shelf.port}`)[0] : undefined) ?? shelf.url
+    const link = openInSonolusUrl(phone, '/')
+    console.log(`  open in the app: ${link}`)
+    if (process.stdout.isTTY) console.log((await qrTerminal(link)).replace(/^/gm, '  '))
 }

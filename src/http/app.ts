@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/catalog.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
+import { emptyNotFoundForBrowsers } from './browser-not-found.js'
 import { FormValueError } from './forms.js'
 import { HttpError } from './http-error.js'
 import { Refusal, type RefusalKind } from '../util/refusal.js'
@@ -26,24 +27,34 @@ import { levelResultRoutes } from './routes/level-result.js'
 import { repositoryRoutes } from './routes/repository.js'
 import { roomRoutes, type Multiplayer } from './routes/rooms.js'
 import { serverInfoRoutes } from './routes/server-info.js'
+import { webPageRoutes } from './routes/web-pages.js'
+import type { LivePreview } from '../web/live-preview.js'
+import { webClient } from '../web/web-client.js'
 import { sessionUser } from './session.js'
 import type { Writes } from './submissions.js'
 
 /** What the routes serve besides the catalog; `writes` is absent on a read-only server. */
-export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes & { contentRoot: string } }
+export type Services = {
+    auth: Auth
+    multiplayer?: Multiplayer
+    writes?: Writes & { contentRoot: string }
+    /** The live preview of the web pages, while the folder is watched. */
+    live?: LivePreview
+}
 
 /**
  * The HTTP side: thin routes mirroring the protocol's URL tree under `/{name}`, reading whichever
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes }: Services) => {
+export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, live }: Services) => {
     const app = new Koa()
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
     app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
     const headers = protocolHeaders(options.name)
     const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
     app.use(prepared.keep)
+    app.use(emptyNotFoundForBrowsers(`/${options.name}`))
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
     // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
@@ -76,6 +87,8 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     app.use(sessionless.routes())
     app.use(router.routes())
     app.use(developmentRoutes(getCatalog))
+    if (options.webClient) app.use(webClient(options.webClient, (path) => path === `/${options.name}` || path.startsWith(`/${options.name}/`) || path.startsWith('/_shelf/')))
+    else if (options.web !== false) app.use(webPageRoutes(getCatalog, options, live, writes !== undefined))
     app.use(notFoundAsJson)
     const handle = app.callback()
     return (req: IncomingMessage, res: ServerResponse) => {

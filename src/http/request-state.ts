@@ -26,26 +26,29 @@ const renderersPerCatalog = new WeakMap<Catalog, Map<string, ItemRenderer>>()
 const maxRenderersPerCatalog = 32
 
 export const requestState = (getCatalog: () => Catalog, options: ShelfOptions) => async (ctx: Context, next: Next) => {
-        const catalog = getCatalog()
-        const query = queryInput(ctx)
-        const requested = query.get('localization') ?? ''
-        // Locales no text is written in all render alike, so they share the fallback's renderer.
-        const locale = catalog.locales.has(requested) ? requested : catalog.settings.fallbackLocale
-        const source = options.address ?? `${ctx.protocol}://${ctx.host}`
-        const configuration = catalog.settings.configuration.map((option) => ({ option, value: decodeOption(option, query) }))
-        const state: RequestState = {
-            catalog,
-            renderer: rendererFor(catalog, locale, source, `/${options.name}/repository`),
-            query,
-            configurationFilters: (type) =>
-                configuration
-                    .filter(({ option }) => (option.types ?? ['levels']).includes(`${type}s`))
-                    .map(({ option, value }) => optionFilter(option, value))
-                    .filter((filter): filter is ItemFilter => filter !== undefined),
-        }
-        ctx.state.shelf = state
-        await next()
+    const query = queryInput(ctx)
+    ctx.state.shelf = createRequestState(ctx, getCatalog(), options, query.get('localization') ?? '')
+    await next()
+}
+
+/** The state of one request in the locale asked for: the protocol's `localization`, or the one a web page chose. */
+export const createRequestState = (ctx: Context, catalog: Catalog, options: ShelfOptions, requested: string): RequestState => {
+    const query = queryInput(ctx)
+    // Locales no text is written in all render alike, so they share the fallback's renderer.
+    const locale = catalog.locales.has(requested) ? requested : catalog.settings.fallbackLocale
+    const source = options.address ?? `${ctx.protocol}://${ctx.host}`
+    const configuration = catalog.settings.configuration.map((option) => ({ option, value: decodeOption(option, query) }))
+    return {
+        catalog,
+        renderer: rendererFor(catalog, locale, source, `/${options.name}/repository`),
+        query,
+        configurationFilters: (type) =>
+            configuration
+                .filter(({ option }) => (option.types ?? ['levels']).includes(`${type}s`))
+                .map(({ option, value }) => optionFilter(option, value))
+                .filter((filter): filter is ItemFilter => filter !== undefined),
     }
+}
 
 const rendererFor = (catalog: Catalog, locale: string, source: string, repositoryPath: string) => {
     let renderers = renderersPerCatalog.get(catalog)

@@ -31,7 +31,7 @@ export const itemDetailsRoutes = (router: Router, writable: boolean) => {
 }
 
 /** Whether the item has comments to read, or a place to write one. Single-file posts have no folder for them. */
-const hasCommunity = (catalog: Catalog, item: CatalogItem, writable: boolean) =>
+export const hasCommunity = (catalog: Catalog, item: CatalogItem, writable: boolean) =>
     item.comments.length > 0 || (writable && catalog.settings.types[item.type].community.length > 0 && itemLocation(item).folder !== undefined)
 
 /** Section titles are the app's own text keys, so every player reads them in their language. */
@@ -47,7 +47,7 @@ const usedByTitles: Record<ContentType, string> = {
     replay: '#REPLAY',
 }
 
-const detailSections = (state: RequestState, item: CatalogItem): ServerItemSection[] => {
+export const detailSections = (state: RequestState, item: CatalogItem): ServerItemSection[] => {
     // Related items follow the rules of lists: no unlisted items, and the player's configuration
     // applies. A section shows a few, so the scan stops as soon as it has them.
     const related = (items: readonly CatalogItem[]) =>

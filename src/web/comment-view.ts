@@ -1,0 +1,10 @@
+import type { CommentRecord } from '../content/load.js'
+import type { PageRequest } from './page-frame.js'
+import { timeView } from './page-frame.js'
+
+/** A comment as the pages show it: its text stays plain text, as in the app. */
+export const commentView = (request: PageRequest, comment: CommentRecord) => ({
+    author: request.state.renderer.text(comment.author),
+    time: timeView(request, comment.time),
+    content: comment.content,
+})

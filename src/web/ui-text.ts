@@ -1,0 +1,122 @@
+import { Text } from '@sonolus/core'
+import type { ContentType } from '../content/item-types.js'
+
+/** The words of the pages themselves; content texts come localized from the catalog. */
+const english = {
+    home: 'Home',
+    search: 'Search',
+    searchPlaceholder: 'Search by title, artist or author',
+    noResults: 'Nothing matches this search.',
+    empty: 'Nothing here yet.',
+    previous: 'Previous',
+    next: 'Next',
+    page: 'Page {0} of {1}',
+    by: 'by {0}',
+    rating: 'Rating {0}',
+    openInSonolus: 'Open in Sonolus',
+    scanToOpen: 'Scan with your phone to open it in Sonolus',
+    needsSonolusName: 'The Sonolus app opens this server only when it runs with --name sonolus.',
+    description: 'Description',
+    tags: 'Tags',
+    uses: 'Uses',
+    levels: 'Levels',
+    comments: 'Comments',
+    allComments: 'All comments ({0})',
+    noComments: 'No comments yet.',
+    leaderboards: 'Leaderboards',
+    allRecords: 'All records',
+    rank: 'Rank',
+    player: 'Player',
+    value: 'Result',
+    preview: 'Preview',
+    music: 'Music',
+    sounds: 'Sounds',
+    soundsInApp: 'The sound effects are a zip archive: the app plays them.',
+    level: 'Level',
+    unlisted: 'Unlisted: only people with the link see this page.',
+    draft: 'Draft: served only with --drafts.',
+    problems: 'Problems',
+    problemsBanner: 'The content has {0} problem(s).',
+    seeProblems: 'See them',
+    noProblems: 'No problems: every file reads cleanly.',
+    problemsOwnerOnly: 'The problems of the content are shown only to the owner (requests from this machine).',
+    notFound: 'Not found',
+    notFoundMessage: 'There is nothing at this address. It may have been renamed, deleted or kept as a draft.',
+    language: 'Language',
+    items: '{0} items',
+    defaultOf: "the engine's own",
+    file: 'File',
+    field: 'Field',
+    message: 'Message',
+} as const
+
+export type UiText = { readonly [key in keyof typeof english]: string }
+
+const japanese: UiText = {
+    home: 'ホーム',
+    search: '検索',
+    searchPlaceholder: 'タイトル・アーティスト・作者で検索',
+    noResults: 'この検索に合うものはありません。',
+    empty: 'まだ何もありません。',
+    previous: '前へ',
+    next: '次へ',
+    page: '{0} / {1} ページ',
+    by: '作者: {0}',
+    rating: '難易度 {0}',
+    openInSonolus: 'Sonolus で開く',
+    scanToOpen: 'スマートフォンで読み取ると Sonolus で開きます',
+    needsSonolusName: 'Sonolus アプリでこのサーバーを開くには --name sonolus で起動してください。',
+    description: '説明',
+    tags: 'タグ',
+    uses: '使用',
+    levels: 'レベル',
+    comments: 'コメント',
+    allComments: 'すべてのコメント ({0})',
+    noComments: 'まだコメントはありません。',
+    leaderboards: 'ランキング',
+    allRecords: 'すべての記録',
+    rank: '順位',
+    player: 'プレイヤー',
+    value: '結果',
+    preview: 'プレビュー',
+    music: '音楽',
+    sounds: '効果音',
+    soundsInApp: '効果音は zip アーカイブです。アプリで再生されます。',
+    level: 'レベル',
+    unlisted: '限定公開: リンクを知っている人だけが見られます。',
+    draft: '下書き: --drafts のときだけ公開されます。',
+    problems: '問題',
+    problemsBanner: 'コンテンツに {0} 件の問題があります。',
+    seeProblems: '確認する',
+    noProblems: '問題はありません。すべてのファイルを正しく読めました。',
+    problemsOwnerOnly: 'コンテンツの問題はオーナー（このマシンからのアクセス）にだけ表示されます。',
+    notFound: '見つかりません',
+    notFoundMessage: 'このアドレスには何もありません。名前が変わったか、削除されたか、下書きの可能性があります。',
+    language: '言語',
+    items: '{0} 件',
+    defaultOf: 'エンジン既定',
+    file: 'ファイル',
+    field: 'フィールド',
+    message: 'メッセージ',
+}
+
+const dictionaries: Record<string, UiText> = { en: english, ja: japanese }
+
+export const uiText = (locale: string): UiText => dictionaries[locale] ?? english
+
+/** `{0}` and `{1}` in a UI text, filled in. */
+export const format = (text: string, ...values: (string | number)[]) => text.replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ''))
+
+/** `#SAME_AUTHOR` → "Same Author": the app's text keys, in the words of their names in @sonolus/core. */
+const textKeyNames = new Map<string, string>(Object.entries(Text).map(([name, key]) => [key, name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')]))
+
+/** A protocol text as a person reads it: a text key of the app in words, any other text as it is. */
+export const readableText = (text: string) => (text.startsWith('#') ? (textKeyNames.get(text) ?? text.slice(1).replace(/_/g, ' ').toLowerCase()) : text)
+
+const typeNames: Record<string, Record<ContentType, string>> = {
+    en: { post: 'Posts', playlist: 'Playlists', level: 'Levels', skin: 'Skins', background: 'Backgrounds', effect: 'Effects', particle: 'Particles', engine: 'Engines', replay: 'Replays' },
+    ja: { post: '投稿', playlist: 'プレイリスト', level: 'レベル', skin: 'スキン', background: '背景', effect: '効果音', particle: 'パーティクル', engine: 'エンジン', replay: 'リプレイ' },
+}
+
+/** A type's name, for its list and its tile when server.yaml gives it no title. */
+export const typeTitle = (type: ContentType, locale: string) => (typeNames[locale] ?? typeNames.en!)[type]
