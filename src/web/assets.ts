@@ -19,9 +19,11 @@ const load = (file: string, type: string): Asset => {
 export const assets: Record<string, Asset> = {
     'shelf.css': load('shelf.css', 'text/css; charset=utf-8'),
     'live.js': load('live.js', 'text/javascript; charset=utf-8'),
+    'icon.svg': load('icon.svg', 'image/svg+xml'),
 }
 
 export const assetPaths = (basePath: string) => ({
     css: `${basePath}${assetsPrefix}/shelf.css?v=${assets['shelf.css']!.version}`,
     live: `${basePath}${assetsPrefix}/live.js?v=${assets['live.js']!.version}`,
+    icon: `${basePath}${assetsPrefix}/icon.svg?v=${assets['icon.svg']!.version}`,
 })

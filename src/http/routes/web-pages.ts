@@ -136,10 +136,9 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         router.get(livePaths.events, (ctx) => {
             ctx.req.socket.setTimeout(0)
             ctx.req.socket.setNoDelay(true)
-            ctx.set('Cache-Control', 'no-store')
-            ctx.set('X-Accel-Buffering', 'no')
-            ctx.type = 'text/event-stream'
-            ctx.body = live.open((close) => ctx.req.once('close', close))
+            // An endless answer is written by the live preview itself, not by Koa.
+            ctx.respond = false
+            live.open(ctx.res)
         })
     }
     return router.routes()
