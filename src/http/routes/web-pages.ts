@@ -65,6 +65,11 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
     /** Answers a page; a page that finds nothing to show falls through to the next route. */
     const page = (render: (request: PageRequest, ctx: Context) => Promise<string | undefined> | string | undefined) => async (ctx: Context, next: () => Promise<unknown>) => {
         const request = requestOf(ctx)
+        ctx.set('Content-Security-Policy', contentSecurityPolicy)
+        ctx.set('X-Content-Type-Options', 'nosniff')
+        ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+        // Browsers ask again each time (answered 304 while the snapshot stays), so edits show at once.
+        ctx.set('Cache-Control', 'no-cache')
         let html: string | undefined
         try {
             html = await render(request, ctx)
@@ -75,11 +80,6 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         }
         if (html === undefined) return next()
         ctx.type = 'text/html; charset=utf-8'
-        ctx.set('Content-Security-Policy', contentSecurityPolicy)
-        ctx.set('X-Content-Type-Options', 'nosniff')
-        ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin')
-        // Browsers ask again each time (answered 304 while the snapshot stays), so edits show at once.
-        ctx.set('Cache-Control', 'no-cache')
         if (request.page.negotiated) ctx.vary('Accept-Language')
         ctx.body = html
     }
