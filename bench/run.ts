@@ -72,6 +72,9 @@ const SCENARIO_IDS = [
     'details',
     'resource',
     'revalidate',
+    // The web pages of the same list and level (src/web/), as a browser with the language chosen asks.
+    'page-list',
+    'page-item',
 ] as const
 type ScenarioId = (typeof SCENARIO_IDS)[number]
 
@@ -266,6 +269,8 @@ async function discoverScenarios(shelfUrl: string, encodings: string[]): Promise
             get('details', `/service/levels/${encodeURIComponent(levelName)}?${locale}`),
             get('resource', `${coverUrl.pathname}${coverUrl.search}`),
             { ...get('revalidate', listPath), headers: { ...headers, 'if-none-match': await etagIn(acceptEncoding) }, expectedStatus: 304 },
+            get('page-list', '/levels/list?lang=en'),
+            get('page-item', `/levels/${encodeURIComponent(levelName)}?lang=en`),
         )
     }
     return scenarios
@@ -594,7 +599,7 @@ function checkTargets(sizes: SizeResult[], options: Options): Target[] {
         value === null || value === undefined || Number.isNaN(value) ? null : value <= max
 
     for (const size of sizes) {
-        for (const id of ['list', 'details', 'deep-list', 'advanced-search'] as const) {
+        for (const id of ['list', 'details', 'deep-list', 'advanced-search', 'page-list', 'page-item'] as const) {
             for (const scenario of size.scenarios.filter((scenario) => scenario.id === id)) {
                 if (scenario.ratio === null) continue
                 targets.push({

@@ -45,7 +45,7 @@ test('404 JSON: unknown type, unknown path, unknown item', async () => {
         '/service',
         '/service/',
         '/nothing/at/all',
-        '/',
+        // `/` is the web pages' home (test/web-pages.test.ts); with --no-web it is a 404 like these.
         '/service/repository',
     ]
     for (const path of paths) {

@@ -120,11 +120,11 @@ test('a level: cover loaded, music to play, what it uses as links, the app link 
 
 test('a post is an article with its Markdown rendered', async () => {
     await page.goto(`${server.url}/posts/welcome?lang=en`)
-    assert.is(await page.locator('article.post h1').textContent(), 'Welcome to Shelf')
-    assert.is(await page.locator('article.post .md strong').first().textContent(), 'Shelf')
-    assert.is(await page.locator('article.post .md code').first().textContent(), 'content/')
+    assert.is(await page.locator('.post article h1').textContent(), 'Welcome to Shelf')
+    assert.is(await page.locator('.post article .md strong').first().textContent(), 'Shelf')
+    assert.is(await page.locator('.post article .md code').first().textContent(), 'content/')
     assert.is(await page.locator('meta[property="og:type"]').getAttribute('content'), 'article')
-    assert.is(await page.locator('article.post time').getAttribute('datetime'), '2026-01-01T09:00:00.000Z')
+    assert.is(await page.locator('.post article time').getAttribute('datetime'), '2026-01-01T09:00:00.000Z')
 })
 
 test('comments page by page, and a leaderboard with its records and replays', async () => {
