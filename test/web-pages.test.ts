@@ -3,7 +3,8 @@
  * language chosen, link previews and canonical addresses, robots, the live-preview stream, the
  * problems page's owner rule, --no-web, --web-client, and the 404 the official web client reads.
  */
-import { gunzipSync } from 'node:zlib'
+import zlib, { gunzipSync } from 'node:zlib'
+import { syncBuiltinESMExports } from 'node:module'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { rawRequest } from './support/http.js'
@@ -41,8 +42,9 @@ test('a page is HTML with a strict Content-Security-Policy, an ETag and a 304 fo
     assert.not.match(policy, /unsafe-inline|unsafe-eval/)
     assert.is(first.headers.get('x-content-type-options'), 'nosniff')
     assert.not.match(first.html, /<script>|<script [^>]*>[^<]|\son[a-z]+=/i, 'no inline script nor handler attribute')
-    const etag = first.headers.get('etag')!
-    assert.ok(etag)
+    // Each encoding has its own ETag: this one is the plain page's.
+    const etag = (await rawRequest(server.url, '/levels/first-steps?lang=en')).header('etag')!
+    assert.match(etag, /^"[^"]+"$/)
     // Node's fetch sends Cache-Control: no-cache with a conditional request, which rightly gets the body.
     const again = await rawRequest(server.url, '/levels/first-steps?lang=en', { headers: { 'If-None-Match': etag } })
     assert.is(again.status, 304)
@@ -52,6 +54,36 @@ test('a page is HTML with a strict Content-Security-Policy, an ETag and a 304 fo
     const kept = await rawRequest(server.url, '/levels/first-steps?lang=en', { headers: { 'Accept-Encoding': 'gzip' } })
     assert.ok(kept.body.equals(gzipped.body), 'the same bytes again')
     assert.is(gunzipSync(gzipped.body).toString(), first.html, 'the same page, compressed')
+})
+
+test('a page is kept per snapshot and compressed once per encoding, like the JSON answers', async () => {
+    let compressions = 0
+    const counted = <F extends (...args: never[]) => unknown>(original: F) =>
+        ((...args: Parameters<F>) => {
+            compressions++
+            return original(...args)
+        }) as unknown as F
+    const originals = { brotliCompressSync: zlib.brotliCompressSync, gzipSync: zlib.gzipSync }
+    zlib.brotliCompressSync = counted(originals.brotliCompressSync)
+    zlib.gzipSync = counted(originals.gzipSync)
+    syncBuiltinESMExports()
+    try {
+        const path = '/levels/night-drive?lang=en'
+        const first = await rawRequest(server.url, path, { headers: { 'Accept-Encoding': 'br' } })
+        assert.is(first.header('content-encoding'), 'br')
+        const afterFirst = compressions
+        assert.ok(afterFirst >= 1 && afterFirst <= 2, `br, and gzip for the kept answer (${afterFirst})`)
+        for (const encoding of ['br', 'gzip', 'br', 'gzip', 'identity']) {
+            const again = await rawRequest(server.url, path, { headers: { 'Accept-Encoding': encoding } })
+            assert.is(again.status, 200)
+            assert.is(again.header('content-encoding'), encoding === 'identity' ? undefined : encoding)
+        }
+        assert.is(compressions, afterFirst, 'no page compressed again')
+    } finally {
+        zlib.brotliCompressSync = originals.brotliCompressSync
+        zlib.gzipSync = originals.gzipSync
+        syncBuiltinESMExports()
+    }
 })
 
 test('the language: ?lang= first, then Accept-Language (the answer then varies by it), then fallbackLocale', async () => {

@@ -1,7 +1,6 @@
 import type { CatalogItem } from '../catalog/catalog.js'
 import type { AnyItem } from '../catalog/render-item.js'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
-import { pageSizes } from '../http/pagination.js'
 import { detailSections, hasCommunity } from '../http/routes/item-details.js'
 import { recordView } from './community-pages.js'
 import { commentView } from './comment-view.js'
@@ -68,7 +67,6 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
             items: section.items.map((sectionItem) => itemCard(request, catalog.get(section.itemType as ContentType, sectionItem.name)!)),
         })),
         share: await shareBlock(request, path),
-        recordsPageSize: pageSizes.records,
     })
 }
 
