@@ -156,8 +156,11 @@ test('without --address, items carry the address the request arrived on as their
 })
 
 test('--name sonolus serves /sonolus/info with Sonolus-Version, and nothing under /service', async () => {
-    const { cli, url } = await serve(['--content', 'content', '--port', '0', '--name', 'sonolus'])
+    const { cli, url } = await serve(['--content', 'content', '--port', '0', '--name', 'sonolus', '--address', 'https://shelf.example/levels-server'])
     try {
+        await cli.line(/^  web pages at http:\/\/127\.0\.0\.1:\d+\/ \(--no-web turns them off\)$/)
+        await cli.line(/^  open in the app: https:\/\/open\.sonolus\.com\/shelf\.example\/levels-server\/$/)
+        assert.not.ok(cli.stdout.some((line) => line.includes('▄')), 'no QR code in a log: the output is not a terminal')
         const { status, headers, body } = await getJson<ServerInfo>(`${url}/sonolus/info`)
         assert.is(status, 200)
         assert.ok(headers.get('sonolus-version'))
@@ -183,7 +186,7 @@ test('--help prints every flag and exits 0', async () => {
         const exit = await exitOf(cli)
         assert.is(exit.code, 0, `shelf ${args.join(' ')}`)
         const help = cli.stdout.join('\n')
-        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts', '--no-sign-in', '--signature-key', '--session-secret', '--multiplayer-url']) {
+        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts', '--no-sign-in', '--signature-key', '--session-secret', '--multiplayer-url', '--no-web', '--web-client']) {
             assert.ok(help.includes(flag), `shelf ${args.join(' ')} mentions ${flag}`)
         }
     }

@@ -112,7 +112,7 @@ test('a level: cover loaded, music to play, what it uses as links, the app link 
     assert.is(await page.locator('.uses a', { hasText: 'Shelf Tap' }).getAttribute('href'), '/engines/shelf-tap?lang=en')
     assert.match((await page.locator('a.open').getAttribute('href'))!, /^https:\/\/open\.sonolus\.com\/[^/]+:\d+\/levels\/first-steps$/)
     assert.is(await page.locator('svg.qr').count(), 1)
-    assert.ok((await texts('section h2')).includes('Same Author'), 'the sections the app shows')
+    assert.ok((await texts('section h2')).includes('More by this author'), 'the sections the app shows')
     await page.locator('.uses a', { hasText: 'Shelf Tap' }).click()
     assert.is(await page.locator('h1').textContent(), 'Shelf Tap')
     assert.ok((await texts('.card strong')).includes('First Steps'), 'the engine page lists levels using it')

@@ -154,6 +154,15 @@ test('a missing item is an HTML 404 page; paths outside the pages stay JSON', as
     assert.match(badPage.html, /&quot;page&quot; must be a page number/)
 })
 
+test('what a visitor types comes back escaped: the search words and the language', async () => {
+    const typed = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
+    const list = await page(`/levels/list?keywords=${encodeURIComponent(typed)}&lang=${encodeURIComponent(typed)}`)
+    assert.is(list.status, 200)
+    assert.match(list.html, /value="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;&lt;img src=x onerror=alert\(2\)&gt;"/)
+    assert.not.match(list.html, /<script>alert|<img src=x/)
+    assert.match(list.html, /<meta name="robots" content="noindex, nofollow">/, 'search results are not indexed')
+})
+
 test('a list of 20 weighs at most 50 KB with its stylesheet', async () => {
     const list = await page('/levels/list?lang=en')
     const stylesheet = attribute(list.html, /<link rel="stylesheet" href="([^"]+)"/)!

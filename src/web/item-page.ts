@@ -1,3 +1,4 @@
+import { Text } from '@sonolus/core'
 import type { CatalogItem } from '../catalog/catalog.js'
 import type { AnyItem } from '../catalog/render-item.js'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
@@ -92,6 +93,7 @@ const referencesOf = (request: PageRequest, item: CatalogItem) =>
 
 /** A section's title: the app's type keys (`#LEVEL`, for "levels using this") read as the type's name. */
 const sectionTitle = (request: PageRequest, title: string) => {
+    if (title === Text.SameAuthor) return request.t.sameAuthor
     const type = contentTypes.find((candidate) => `#${candidate.toUpperCase()}` === title)
     return type ? typeTitle(type, request.page.locale) : readableText(title)
 }
