@@ -63,7 +63,7 @@ export const canonicalLink = (request: PageRequest, path: string, params: Record
 /** Everything the layout needs besides the frame: languages, banner, assets. */
 export const layoutData = (request: PageRequest, path: string, params: Record<string, string | number | undefined>) => {
     const { page, t, catalog } = request
-    const errors = catalog.problems.length
+    const problems = catalog.problems.length
     return {
         t,
         siteTitle: request.state.renderer.text(catalog.settings.title),
@@ -78,7 +78,7 @@ export const layoutData = (request: PageRequest, path: string, params: Record<st
                       current: locale === page.locale,
                   }))
                 : [],
-        problemsBanner: request.live && errors > 0 ? { text: format(t.problemsBanner, errors), href: request.live.problems } : undefined,
+        problemsBanner: request.live && problems > 0 ? { text: problems === 1 ? t.problemBanner : format(t.problemsBanner, problems), href: request.live.problems } : undefined,
         live: request.live?.events,
     }
 }
