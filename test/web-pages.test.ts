@@ -163,6 +163,13 @@ test('what a visitor types comes back escaped: the search words and the language
     assert.match(list.html, /<meta name="robots" content="noindex, nofollow">/, 'search results are not indexed')
 })
 
+test('a Host header no URL can hold still gets its page', async () => {
+    for (const host of ['bad host', '[::1', 'a:b:c']) {
+        const home = await rawRequest(server.url, '/?lang=en', { headers: { Host: host } })
+        assert.ok(home.status < 500, `${host}: ${home.status}`)
+    }
+})
+
 test('a list of 20 weighs at most 50 KB with its stylesheet', async () => {
     const list = await page('/levels/list?lang=en')
     const stylesheet = attribute(list.html, /<link rel="stylesheet" href="([^"]+)"/)!

@@ -12,8 +12,15 @@ export const openInSonolusUrl = (publicAddress: string, path: string) => `https:
  * The address a phone reaches this server at: --address, else the address the page was asked at,
  * unless that is this machine's own (localhost), which a phone cannot reach: then a LAN address.
  */
-export const phoneAddress = (configured: string | undefined, requested: URL) => {
+export const phoneAddress = (configured: string | undefined, origin: string) => {
     if (configured) return configured
+    let requested: URL
+    try {
+        requested = new URL(origin)
+    } catch {
+        // A Host header no URL can hold: the link names it as it came.
+        return origin
+    }
     if (!isLoopbackHost(requested.hostname)) return requested.origin
     const lan = lanAddresses()[0]
     return lan ? `${requested.protocol}//${lan}${requested.port ? `:${requested.port}` : ''}` : requested.origin

@@ -1,6 +1,10 @@
 // Live preview while Shelf watches the content folder: one event stream per page; on each change
 // the page is fetched again and swapped in when it differs, without a reload.
-const source = new EventSource(document.body.dataset.live)
+let source
+const listen = () => {
+    source = new EventSource(document.body.dataset.live)
+    source.addEventListener('change', refresh)
+}
 let fetching = false
 let again = false
 const refresh = async () => {
@@ -26,5 +30,11 @@ const refresh = async () => {
         }
     }
 }
-source.addEventListener('change', refresh)
+listen()
+// A page leaving closes its stream; one coming back from the back-forward cache opens it again and catches up.
 addEventListener('pagehide', () => source.close())
+addEventListener('pageshow', (event) => {
+    if (!event.persisted) return
+    listen()
+    void refresh()
+})

@@ -58,18 +58,13 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
             basePath,
             protocolName: options.name,
             live: live && { events: `${basePath}${livePaths.events}`, problems: `${basePath}${livePaths.problems}` },
-            phoneAddress: phoneAddress(options.address, new URL(source)),
+            phoneAddress: phoneAddress(options.address, source),
         })
     }
 
     /** Answers a page; a page that finds nothing to show falls through to the next route. */
     const page = (render: (request: PageRequest, ctx: Context) => Promise<string | undefined> | string | undefined) => async (ctx: Context, next: () => Promise<unknown>) => {
         const request = requestOf(ctx)
-        ctx.set('Content-Security-Policy', contentSecurityPolicy)
-        ctx.set('X-Content-Type-Options', 'nosniff')
-        ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin')
-        // Browsers ask again each time (answered 304 while the snapshot stays), so edits show at once.
-        ctx.set('Cache-Control', 'no-cache')
         let html: string | undefined
         try {
             html = await render(request, ctx)
@@ -80,6 +75,11 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         }
         if (html === undefined) return next()
         ctx.type = 'text/html; charset=utf-8'
+        ctx.set('Content-Security-Policy', contentSecurityPolicy)
+        ctx.set('X-Content-Type-Options', 'nosniff')
+        ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+        // Browsers ask again each time (answered 304 while the snapshot stays), so edits show at once.
+        if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-cache')
         if (request.page.negotiated) ctx.vary('Accept-Language')
         ctx.body = html
     }
@@ -89,9 +89,10 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         const type = typeFromPlural(String(ctx.params.type))
         return type && isContentType(type) ? type : undefined
     }
-    const itemOf = (ctx: Context) => {
+    /** The item a path names, in the snapshot the page is made from. */
+    const itemOf = (request: PageRequest, ctx: Context) => {
         const type = typeOf(ctx)
-        return type && getCatalog().get(type, String(ctx.params.itemName))
+        return type && request.catalog.get(type, String(ctx.params.itemName))
     }
     /** A missing item of a known type is a page of its own; any other path is not the pages' business. */
     const missing = (request: PageRequest, ctx: Context) => {
@@ -101,7 +102,7 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
     }
     const withItem = (render: (request: PageRequest, item: CatalogItem, ctx: Context) => Promise<string | undefined> | string | undefined) =>
         page((request, ctx) => {
-            const item = itemOf(ctx)
+            const item = itemOf(request, ctx)
             return item ? render(request, item, ctx) : missing(request, ctx)
         })
 
