@@ -7,6 +7,7 @@ import { AcceptedAddresses } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
 import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
+import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
@@ -83,10 +84,11 @@ const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
-    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(stateFolder, hashes) })
+    const containment = new Containment(content, stateFolder)
+    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(stateFolder, hashes), containment })
     await state.loadAll()
     await hashes.save()
-    return { content, state, hashes, stateFolder }
+    return { content, state, hashes, stateFolder, containment }
 }
 
 /** One catalog snapshot of a folder, for checking it without serving it. */
@@ -95,7 +97,7 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
     const readSince = Date.now()
-    const { content, state, hashes, stateFolder } = await openContent(options)
+    const { content, state, hashes, stateFolder, containment } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
@@ -134,7 +136,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes }))
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, containment }))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.

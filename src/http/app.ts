@@ -4,6 +4,7 @@ import Koa, { type Context, type Next } from 'koa'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
+import type { Containment } from '../content/containment.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
@@ -30,14 +31,14 @@ import { sessionUser } from './session.js'
 import type { Writes } from './submissions.js'
 
 /** What the routes serve besides the catalog; `writes` is absent on a read-only server. */
-export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes & { contentRoot: string } }
+export type Services = { auth: Auth; multiplayer?: Multiplayer; writes?: Writes & { contentRoot: string }; containment: Containment }
 
 /**
  * The HTTP side: thin routes mirroring the protocol's URL tree under `/{name}`, reading whichever
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes }: Services) => {
+export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, containment }: Services) => {
     const app = new Koa()
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
     app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
@@ -53,7 +54,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     // and resources, which are named by their hash and fetched without the app's headers.
     const sessionless = new Router({ prefix: `/${options.name}` })
     sessionless.use(requestState(getCatalog, options))
-    repositoryRoutes(sessionless)
+    repositoryRoutes(sessionless, containment)
     authenticateRoutes(sessionless, auth, headers)
 
     const router = new Router({ prefix: `/${options.name}` })
