@@ -1,11 +1,12 @@
 // Records and folder listings are small, and Node's synchronous calls for them cost a fraction
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
+import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.js'
 import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, parseTime, type ItemFields } from './records.js'
@@ -104,15 +105,17 @@ export class FolderLoader {
         private readonly tools: LoadTools,
     ) {}
 
-    async loadSettings(): Promise<ServerSettings> {
+    /** The settings; undefined when their file is there but cannot be used (broken YAML, a wrong type). */
+    async loadSettings(): Promise<ServerSettings | undefined> {
         const entries = await this.list('')
         const names = new Set(entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name))
         const file = ['server.yaml', 'server.yml', 'info.json'].find((name) => names.has(name))
         if (file !== 'info.json' && names.has('info.json')) {
             this.problems.push({ file: 'info.json', message: `ignored: ${file} is used instead`, severity: 'warning' })
         }
-        // A folder without settings (or with broken ones) still serves, under a neutral title.
+        // A folder without settings still serves, under a neutral title.
         const record = file ? await this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
+        if (file && !record) return undefined
         if (record && file) {
             this.problems.push(...checkSettings(record.data).map((issue) => ({ ...this.issueProblem(file, record.parsed, issue), severity: 'warning' as const })))
         }
@@ -282,7 +285,7 @@ export class FolderLoader {
     ): Promise<{ data: Record<string, unknown>; parsed: ParsedFile } | undefined> {
         let parsed: ParsedFile
         try {
-            parsed = parseRecordFile(file, readFileSync(join(this.root, file), 'utf8'))
+            parsed = parseRecordFile(file, readTextFile(join(this.root, file), schema === 'leaderboard' ? maxLeaderboardBytes : maxRecordBytes))
         } catch (error) {
             this.reportFileError(file, error)
             return undefined
@@ -378,7 +381,7 @@ const referenceLocator = (type: ContentType, root: string, file: string, parsed:
 
 const rereadingLocator = (root: string, file: string) => (field: string) => {
     try {
-        return locateField(file, parseRecordFile(file, readFileSync(join(root, file), 'utf8')), field)
+        return locateField(file, parseRecordFile(file, readTextFile(join(root, file), maxRecordBytes)), field)
     } catch {
         return { file, field }
     }
@@ -400,7 +403,10 @@ const nameProblem = (name: string, what: string) =>
         ? `an ${what} may not be named "${name}": that path belongs to the protocol`
         : `"${name}" is not a usable ${what} name: use only A-Z a-z 0-9 . _ ~ - and do not start with . or _`
 
-const findDuplicate = (names: string[]) => names.find((name, index) => names.indexOf(name) !== index)
+const findDuplicate = (names: string[]) => {
+    const seen = new Set<string>()
+    return names.find((name) => seen.size === seen.add(name).size)
+}
 
 const toLeaderboard = (name: string, file: string, data: Record<string, unknown>): LeaderboardRecord => {
     const records = (data.records as Record<string, unknown>[] | undefined) ?? []
