@@ -14,12 +14,14 @@ import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { createApp } from './http/app.js'
+import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadKeys } from './writes/upload-keys.js'
+import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
 
 export type ListenOptions = { port: number; host?: string }
@@ -114,7 +116,9 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         options.watch === true,
     )
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
-    const server = createServer()
+    const timeouts = { ...defaultClientTimeouts, ...options.clientTimeouts }
+    const server = createServer(clientTimeoutOptions(timeouts))
+    server.setTimeout(timeouts.idleMs)
     server.listen(listen.port, listen.host)
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
@@ -132,6 +136,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   writer: new ContentWriter(content, updates),
                   currentCatalog: () => catalog,
                   uploads: new UploadKeys<Flags>(options.uploadKeyLifetimeMs),
+                  rates: new WriteRates(),
                   uploadFolder: join(stateFolder, 'uploads'),
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,

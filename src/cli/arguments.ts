@@ -49,7 +49,9 @@ Multiplayer rooms (off unless a multiplayer server is given):
 
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
-While serving, the problems of the content are also at GET /_shelf/problems (JSON).
+While serving, the problems of the content are also at GET /_shelf/problems (JSON), for the
+owner only: requests from this machine that no proxy forwarded, or any that send
+  --owner-token T   as "Authorization: Bearer T" (default: $SHELF_OWNER_TOKEN)
 
 Flags of check:
   --format F        text (default) or json
@@ -86,6 +88,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 'multiplayer-url': { type: 'string' },
                 'room-reservation': { type: 'string' },
                 'room-lifetime': { type: 'string' },
+                'owner-token': { type: 'string' },
             },
             allowNegative: true,
         }).values
@@ -101,6 +104,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             cache: parsed.cache,
             watch: parsed.watch,
             readOnly: parsed['read-only'],
+            ownerToken: parsed['owner-token'] ?? env.SHELF_OWNER_TOKEN,
             signIn: {
                 enabled: parsed['sign-in'],
                 signatureKey: parsed['signature-key'],

@@ -76,7 +76,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     leaderboardRoutes(router)
     app.use(sessionless.routes())
     app.use(router.routes())
-    app.use(developmentRoutes(getCatalog))
+    app.use(developmentRoutes(getCatalog, options.ownerToken))
     app.use(notFoundAsJson)
     const handle = app.callback()
     return (req: IncomingMessage, res: ServerResponse) => {
