@@ -1,4 +1,4 @@
-import { LayeredMap } from '../catalog/layered-map.js'
+import { LayeredMap } from '../util/layered-map.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
 import type { Problem } from './problems.js'
