@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import { connect } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { parseServeArguments } from '../src/cli/arguments.js'
 import { isOwnerRequest } from '../src/http/owner-access.js'
 import { getJson, startTestServer, type TestServer } from './support/server.js'
 
@@ -76,6 +77,12 @@ test('a body that never finishes: closed at the request timeout', async () => {
 test('a connection that never sends anything is closed', async () => {
     const { answer } = await stall('')
     assert.ok(answer === '' || answer.startsWith('HTTP/1.1 408'), answer)
+})
+
+test('the owner token comes from --owner-token, else $SHELF_OWNER_TOKEN', () => {
+    assert.is(parseServeArguments(['--owner-token', 'flag-token'], { SHELF_OWNER_TOKEN: 'env-token' }).options.ownerToken, 'flag-token')
+    assert.is(parseServeArguments([], { SHELF_OWNER_TOKEN: 'env-token' }).options.ownerToken, 'env-token')
+    assert.is(parseServeArguments([], {}).options.ownerToken, undefined)
 })
 
 test.run()

@@ -50,8 +50,9 @@ Multiplayer rooms (off unless a multiplayer server is given):
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
 While serving, the problems of the content are also at GET /_shelf/problems (JSON), for the
-owner only: requests from this machine that no proxy forwarded, or any that send
-  --owner-token T   as "Authorization: Bearer T" (default: $SHELF_OWNER_TOKEN)
+owner only: requests from this machine that no proxy forwarded, or with the owner token:
+  --owner-token T   lets a request with "Authorization: Bearer T" see the owner's pages
+                    from anywhere (default: $SHELF_OWNER_TOKEN)
 
 Flags of check:
   --format F        text (default) or json
