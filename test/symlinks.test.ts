@@ -4,11 +4,13 @@
  * becomes such a link after it was read is not served; links inside keep working.
  */
 import type { LevelItem } from '@sonolus/core'
-import { cp, mkdir, rm, symlink, unlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, rm, symlink, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Problem } from '../src/content/problems.js'
+import { signInPlayer } from './support/player.js'
+import { createTestSigner } from './support/signing.js'
 import { copyContent, getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
 
 const test = suite('symbolic links')
@@ -102,6 +104,29 @@ test('a type folder that is a link to outside is not read', async () => {
             assert.not.match(JSON.stringify(other.catalog().problems), /a secret outside/)
         } finally {
             await other.stop()
+        }
+    } finally {
+        await rm(folder, { recursive: true, force: true })
+        await rm(elsewhere, { recursive: true, force: true })
+    }
+})
+
+test('a player\'s write never goes through a link to outside: 403, nothing written there', async () => {
+    const folder = await copyContent()
+    const elsewhere = await temporaryFolder('shelf-outside-comments-')
+    const signer = await createTestSigner()
+    try {
+        await rm(join(folder, 'levels', 'city-lights', 'comments'), { recursive: true, force: true })
+        await symlink(elsewhere, join(folder, 'levels', 'city-lights', 'comments'))
+        const writable = await startTestServer({ content: folder, signIn: { signatureKey: signer.publicKeyFile } })
+        try {
+            const player = await signInPlayer(writable, signer, 'linker-id', 'Linker')
+            const answer = await player.submit('/levels/city-lights/community/submit', { type: 'comment', content: 'through the link' })
+            assert.is(answer.status, 403, answer.body.message)
+            assert.match(answer.body.message!, /leads outside the content folder through a symbolic link/)
+            assert.equal(await readdir(elsewhere), [], 'nothing was written outside')
+        } finally {
+            await writable.stop()
         }
     } finally {
         await rm(folder, { recursive: true, force: true })
