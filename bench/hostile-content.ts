@@ -43,9 +43,10 @@ const cases: HostileCase[] = [
     { name: 'YAML nested 10,000 deep (flow)', file: 'posts/hostile/item.yaml', units: 10_000, unit: 'levels', bytes: () => Buffer.from(`title: Deep\ntime: 2026-01-01T00:00:00Z\nmeta: { deep: ${'['.repeat(10_000)}${']'.repeat(10_000)} }\n`) },
     { name: 'JSON nested 100,000 deep', file: 'posts/hostile/item.json', units: 100_000, unit: 'levels', bytes: () => Buffer.from(`{"title":"Deep","time":"2026-01-01T00:00:00Z","meta":{"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`) },
     { name: 'alias bomb (9^10 nodes)', file: 'posts/hostile/item.yaml', units: 1, unit: 'files', bytes: aliasBomb },
+    { name: 'title of 500,000 characters', file: 'posts/hostile/item.yaml', units: 500, unit: 'KB', bytes: () => Buffer.from(`title: "${'x'.repeat(500_000)}"\ntime: 2026-01-01T00:00:00Z\n`) },
     { name: 'title of 1,000,000 characters', file: 'posts/hostile/item.yaml', units: 1_000, unit: 'KB', bytes: () => Buffer.from(`title: "${'x'.repeat(1_000_000)}"\ntime: 2026-01-01T00:00:00Z\n`) },
-    { name: 'description of 900,000 characters', file: 'posts/hostile/item.md', units: 900, unit: 'KB', bytes: () => Buffer.from(`---\ntitle: Long\ntime: 2026-01-01T00:00:00Z\n---\n${'y'.repeat(900_000)}\n`) },
-    { name: '800 KB, one byte not UTF-8 at the end', file: 'posts/hostile/item.yaml', units: 800, unit: 'KB', bytes: () => Buffer.concat([Buffer.from(`title: Bytes\ntime: 2026-01-01T00:00:00Z\nmeta:\n${'  k: v\n'.repeat(1)}${'# padding\n'.repeat(80_000)}`), Buffer.from([0x74, 0x3a, 0x20, 0xff, 0x0a])]) },
+    { name: 'description of 500,000 characters', file: 'posts/hostile/item.md', units: 500, unit: 'KB', bytes: () => Buffer.from(`---\ntitle: Long\ntime: 2026-01-01T00:00:00Z\n---\n${'y'.repeat(500_000)}\n`) },
+    { name: '500 KB, one byte not UTF-8 at the end', file: 'posts/hostile/item.yaml', units: 500, unit: 'KB', bytes: () => Buffer.concat([Buffer.from(`title: Bytes\ntime: 2026-01-01T00:00:00Z\n${'# padding\n'.repeat(50_000)}`), Buffer.from([0x74, 0x3a, 0x20, 0xff, 0x0a])]) },
 ]
 
 const ceilingMs = 1_000
