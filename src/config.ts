@@ -1,3 +1,5 @@
+import type { ClientTimeouts } from './http/client-timeouts.js'
+
 /** Everything `shelf serve` can be told, after the command line is parsed. */
 export type ShelfOptions = {
     /** The content folder. */
@@ -22,6 +24,10 @@ export type ShelfOptions = {
     web?: boolean
     /** A built official web client to serve at `/` instead of the pages. */
     webClient?: string
+    /** Lets a request carrying it as `Authorization: Bearer` see the owner's pages (problems) from anywhere; without it, only from this machine. */
+    ownerToken?: string
+    /** How long a slow client is waited for; the defaults suit a public server (no flag: for tests and embedding). */
+    clientTimeouts?: Partial<ClientTimeouts>
     /** Multiplayer rooms (E6, E7); offered only when a multiplayer server's URL is given. */
     multiplayer?: Pick<MultiplayerOptions, 'url'> & Partial<MultiplayerOptions>
 }

@@ -7,18 +7,21 @@ import { AcceptedAddresses } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
 import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
+import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { createApp } from './http/app.js'
+import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadKeys } from './writes/upload-keys.js'
+import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
 import { LivePreview } from './web/live-preview.js'
 import { checkWebClient } from './web/web-client.js'
@@ -85,10 +88,11 @@ const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
-    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(stateFolder, hashes) })
+    const containment = new Containment(content, stateFolder)
+    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(stateFolder, hashes), containment })
     await state.loadAll()
     await hashes.save()
-    return { content, state, hashes, stateFolder }
+    return { content, state, hashes, stateFolder, containment }
 }
 
 /** One catalog snapshot of a folder, for checking it without serving it. */
@@ -98,7 +102,7 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
     const readSince = Date.now()
     if (options.webClient) await checkWebClient(options.webClient)
-    const { content, state, hashes, stateFolder } = await openContent(options)
+    const { content, state, hashes, stateFolder, containment } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
@@ -118,7 +122,9 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         options.watch === true,
     )
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
-    const server = createServer()
+    const timeouts = { ...defaultClientTimeouts, ...options.clientTimeouts }
+    const server = createServer(clientTimeoutOptions(timeouts))
+    server.setTimeout(timeouts.idleMs)
     server.listen(listen.port, listen.host)
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
@@ -136,11 +142,12 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   writer: new ContentWriter(content, updates),
                   currentCatalog: () => catalog,
                   uploads: new UploadKeys<Flags>(options.uploadKeyLifetimeMs),
+                  rates: new WriteRates(),
                   uploadFolder: join(stateFolder, 'uploads'),
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, live }))
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, live, containment }))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.

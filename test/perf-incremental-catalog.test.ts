@@ -8,7 +8,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Catalog } from '../src/catalog/catalog.js'
-import { LayeredMap } from '../src/catalog/layered-map.js'
+import { LayeredMap } from '../src/util/layered-map.js'
 import { runQuery } from '../src/catalog/search.js'
 import type { ContentType } from '../src/content/item-types.js'
 import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../src/content/load.js'

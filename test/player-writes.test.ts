@@ -17,6 +17,7 @@ import { assertJsonError } from './support/http.js'
 import { signInPlayer, uploadFiles, type Player } from './support/player.js'
 import { assertShape } from './support/response-shapes.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
+import { generousWriteLimits } from './support/write-limits.js'
 import { copyContent, exampleContent, getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
 
 const test = suite('players create')
@@ -43,6 +44,7 @@ test.before(async () => {
         .replace('  actions: &item-actions\n    - type: edit\n      title: "#EDIT"\n      icon: edit\n      options:\n', '$&        - { query: subtitle, type: text, name: "#SUBTITLE" }\n')
     assert.match(declared, /query: subtitle/)
     await writeFile(serverYaml, declared)
+    await generousWriteLimits(content)
     server = await start()
     alice = await signInPlayer(() => server, signer, 'alice-id', 'Alice')
     bob = await signInPlayer(() => server, signer, 'bob-id', 'Bob')

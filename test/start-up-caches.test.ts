@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { ValidateFunction } from 'ajv'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { Containment } from '../src/content/containment.js'
 import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
@@ -60,19 +61,19 @@ test('a folder listing is reused while the folder is unchanged, and not trusted 
         // A folder changed within the last second may change again with the same ctime.
         await new Promise((done) => setTimeout(done, 1100))
         const first = await HashCache.open(cacheFile)
-        assert.equal(listFolder(folder, first), { files: ['item.json'], folders: ['comments'] })
+        assert.equal(listFolder(folder, first, new Containment(folder)), { files: ['item.json'], folders: ['comments'] })
         await first.save()
 
         const second = await HashCache.open(cacheFile)
         assert.equal(second.lookupListing(folder, statSync(folder)), { files: ['item.json'], folders: ['comments'] })
         await writeFile(join(folder, 'cover.png'), '')
         assert.is(second.lookupListing(folder, statSync(folder)), undefined, 'a file added moves the ctime')
-        assert.equal(listFolder(folder, second).files.sort(), ['cover.png', 'item.json'])
+        assert.equal(listFolder(folder, second, new Containment(folder)).files.sort(), ['cover.png', 'item.json'])
         await second.save()
 
         const third = await HashCache.open(cacheFile)
         assert.is(third.lookupListing(folder, statSync(folder)), undefined, 'the listing right after the change was not kept')
-        assert.equal(listFolder(folder, third).files.sort(), ['cover.png', 'item.json'])
+        assert.equal(listFolder(folder, third, new Containment(folder)).files.sort(), ['cover.png', 'item.json'])
     } finally {
         await rm(root, { recursive: true, force: true })
     }

@@ -11,6 +11,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { signInPlayer, type Player } from './support/player.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
+import { generousWriteLimits } from './support/write-limits.js'
 import { copyContent, getJson, startTestServer, type TestServer } from './support/server.js'
 
 const test = suite('write races')
@@ -24,6 +25,7 @@ let others: Player[]
 test.before(async () => {
     signer = await createTestSigner()
     content = await copyContent()
+    await generousWriteLimits(content)
     server = await startTestServer({ content, watch: true, signIn: { signatureKey: signer.publicKeyFile } })
     alice = await signInPlayer(server, signer, 'alice-id', 'Alice')
     others = await Promise.all(Array.from({ length: 20 }, (_, index) => signInPlayer(server, signer, `player-${index}`, `Player ${index}`)))

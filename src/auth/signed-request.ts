@@ -1,7 +1,7 @@
 import type { ServerAuthenticateRequest, ServerJoinRoomRequest, ServiceUserProfile } from '@sonolus/core'
 import { Ajv } from 'ajv'
 import { createHash, webcrypto } from 'node:crypto'
-import { HttpError } from '../http/http-error.js'
+import { Refusal } from '../util/refusal.js'
 import type { AcceptedAddresses } from './addresses.js'
 import { signatureAlgorithm } from './verify-key.js'
 
@@ -37,7 +37,7 @@ const validShape = new Ajv({ allErrors: false }).compile({
 })
 
 const refuse = (message: string): never => {
-    throw new HttpError(401, message)
+    throw new Refusal('unauthorized', message)
 }
 
 /**
@@ -67,7 +67,7 @@ export class SignedRequestVerifier {
     ): Promise<VerifiedRequest> {
         if (!validShape(body)) {
             const issue = validShape.errors?.[0]
-            throw new HttpError(400, `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`)
+            throw new Refusal('invalid', `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`)
         }
         const request = body as ServerJoinRoomRequest
         if (request.type !== expected.type) refuse(`type must be "${expected.type}", got "${request.type}"`)

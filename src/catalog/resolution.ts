@@ -4,7 +4,7 @@ import { contentTypeInfos, contentTypes, type ContentType } from '../content/ite
 import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../content/load.js'
 import type { Problem } from '../content/problems.js'
 import type { ReferenceValue } from '../content/records.js'
-import { LayeredMap } from './layered-map.js'
+import { LayeredMap } from '../util/layered-map.js'
 
 /** Resolved after the types they point at, so a reference always meets a finished type. */
 const resolutionOrder: ContentType[] = ['post', 'skin', 'background', 'effect', 'particle', 'engine', 'level', 'playlist', 'replay']

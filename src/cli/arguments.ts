@@ -52,8 +52,11 @@ Multiplayer rooms (off unless a multiplayer server is given):
 
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
-While serving, the problems of the content are also at GET /_shelf/problems (JSON), and
-people browse the content at / (pages that follow the folder's edits while it is watched).
+While serving, the problems of the content are also at GET /_shelf/problems (JSON), for the
+owner only: requests from this machine that no proxy forwarded, or with the owner token:
+  --owner-token T   lets a request with "Authorization: Bearer T" see the owner's pages
+                    from anywhere (default: $SHELF_OWNER_TOKEN)
+People browse the content at / (pages that follow the folder's edits while it is watched).
 
 Flags of check:
   --format F        text (default) or json
@@ -92,6 +95,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 'multiplayer-url': { type: 'string' },
                 'room-reservation': { type: 'string' },
                 'room-lifetime': { type: 'string' },
+                'owner-token': { type: 'string' },
             },
             allowNegative: true,
         }).values
@@ -109,6 +113,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             web: parsed.web,
             webClient: parsed['web-client'],
             readOnly: parsed['read-only'],
+            ownerToken: parsed['owner-token'] ?? env.SHELF_OWNER_TOKEN,
             signIn: {
                 enabled: parsed['sign-in'],
                 signatureKey: parsed['signature-key'],

@@ -51,7 +51,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         (error: unknown) => console.error(`shelf: cannot remove the leftovers of unfinished writes: ${(error as Error).message}`),
     )
     if (options.watch) {
-        console.log('  following changes of the folder; problems also at /_shelf/problems')
+        console.log(`  following changes of the folder; problems also at /_shelf/problems (from this machine${options.ownerToken ? ', or with the owner token' : ''})`)
         void shelf.watching.then(() => console.log(`watching every folder after ${Math.round(performance.now() - started)} ms`))
         let shown = new Set(catalog.problems.map(formatProblem))
         shelf.events.on('reload', ({ paths, ms, problems }) => {

@@ -1,8 +1,8 @@
-import { LayeredMap } from '../catalog/layered-map.js'
+import { LayeredMap } from '../util/layered-map.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
 import type { Problem } from './problems.js'
-import type { ServerSettings } from './server-settings.js'
+import { normalizeServerSettings, type ServerSettings } from './server-settings.js'
 import { mapLimit } from '../util/map-limit.js'
 
 /** One entry of a type folder (`levels/first-steps`, `posts/welcome.md`) and what reading it gave. */
@@ -99,10 +99,13 @@ export class ContentState {
         return { settings: this.settings!.value, units: this.served, problems, version: ++this.version, changed }
     }
 
+    /** Broken settings keep the last good ones serving, as a broken item does; at the first load there are none, and a neutral title serves. */
     private async reloadSettings() {
         const loader = this.loader()
         const value = await loader.loadSettings()
-        this.settings = { value, problems: loader.problems }
+        const lastGood = this.settings?.value
+        if (value || !lastGood) this.settings = { value: value ?? normalizeServerSettings({ title: 'Shelf' }, undefined), problems: loader.problems }
+        else this.settings = { value: lastGood, problems: loader.problems.map(keepsServing) }
     }
 
     private async reloadType(type: ContentType) {

@@ -1,10 +1,12 @@
 // Records and folder listings are small, and Node's synchronous calls for them cost a fraction
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
+import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
+import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.js'
 import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, parseTime, type ItemFields } from './records.js'
@@ -74,7 +76,12 @@ export type UnitEntry = { name: string; folder: boolean }
 export type LoadTools = {
     validator: ContentValidator
     processor: ResourceProcessor
+    /** Which links may be followed: those that stay inside the content folder. */
+    containment: Containment
 }
+
+/** A listed entry of a folder, a link taken for what it points at. */
+type Entry = { name: string; kind: EntryKind }
 
 const safeName = /^(?![._])[A-Za-z0-9._~-]+$/
 /** Item names that would be shadowed by the protocol's fixed routes. */
@@ -98,15 +105,17 @@ export class FolderLoader {
         private readonly tools: LoadTools,
     ) {}
 
-    async loadSettings(): Promise<ServerSettings> {
+    /** The settings; undefined when their file is there but cannot be used (broken YAML, a wrong type). */
+    async loadSettings(): Promise<ServerSettings | undefined> {
         const entries = await this.list('')
-        const names = new Set(entries.map((entry) => entry.name))
+        const names = new Set(entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name))
         const file = ['server.yaml', 'server.yml', 'info.json'].find((name) => names.has(name))
         if (file !== 'info.json' && names.has('info.json')) {
             this.problems.push({ file: 'info.json', message: `ignored: ${file} is used instead`, severity: 'warning' })
         }
-        // A folder without settings (or with broken ones) still serves, under a neutral title.
+        // A folder without settings still serves, under a neutral title.
         const record = file ? await this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
+        if (file && !record) return undefined
         if (record && file) {
             this.problems.push(...checkSettings(record.data).map((issue) => ({ ...this.issueProblem(file, record.parsed, issue), severity: 'warning' as const })))
         }
@@ -118,17 +127,21 @@ export class FolderLoader {
     /** The `_defaults.yaml` of a type folder, or nothing when it is absent or broken. */
     async loadDefaults(type: ContentType): Promise<Record<string, unknown>> {
         const file = `${contentTypeInfos[type].plural}/${defaultsFileName}`
-        if (!existsSync(join(this.root, file))) return {}
+        if (this.kindAt(file) !== 'file') return {}
         return (await this.readRecord(file, type, true))?.data ?? {}
     }
 
     /** The entries of a type folder that may be items: item folders, and `.md` files for posts. */
     async listUnits(type: ContentType): Promise<UnitEntry[]> {
-        const entries = await this.list(contentTypeInfos[type].plural)
+        const plural = contentTypeInfos[type].plural
+        // The type folder is reached without a listing, so its own kind is looked up.
+        const kind = this.kindAt(plural)
+        if (kind !== 'folder') return []
+        const entries = await this.list(plural)
         return entries
             .filter((entry) => !isIgnored(entry.name) && entry.name !== defaultsFileName)
-            .filter((entry) => entry.isDirectory() || (type === 'post' && entry.isFile() && entry.name.endsWith('.md')))
-            .map((entry) => ({ name: entry.name, folder: entry.isDirectory() }))
+            .filter((entry) => entry.kind === 'folder' || (type === 'post' && entry.kind === 'file' && entry.name.endsWith('.md')))
+            .map((entry) => ({ name: entry.name, folder: entry.kind === 'folder' }))
     }
 
     /**
@@ -137,9 +150,9 @@ export class FolderLoader {
      */
     async loadUnit(type: ContentType, entry: string, defaults: Record<string, unknown>, folder?: boolean): Promise<ItemRecord | undefined> {
         const plural = contentTypeInfos[type].plural
-        const info = folder === undefined ? statSync(join(this.root, plural, entry), { throwIfNoEntry: false }) : undefined
-        // Neither a folder nor a file (gone, or a socket, say): no item.
-        const isFolder = folder ?? (info?.isDirectory() ? true : info?.isFile() ? false : undefined)
+        const kind = folder === undefined ? this.kindAt(`${plural}/${entry}`) : undefined
+        // Neither a folder nor a file (gone, a socket, a link outside): no item.
+        const isFolder = folder ?? (kind === 'folder' ? true : kind === 'file' ? false : undefined)
         if (isFolder === undefined) return undefined
         if (isFolder) return this.loadItemFolder(type, `${plural}/${entry}`, entry, defaults)
         if (type === 'post' && entry.endsWith('.md')) return this.loadItem(type, entry.slice(0, -3), `${plural}/${entry}`, defaults)
@@ -217,7 +230,7 @@ export class FolderLoader {
     }
 
     private async loadComments(folder: string): Promise<CommentRecord[]> {
-        const files = (await this.list(folder)).filter((entry) => entry.isFile() && entry.name.endsWith('.md') && !isIgnored(entry.name))
+        const files = (await this.list(folder)).filter((entry) => entry.kind === 'file' && entry.name.endsWith('.md') && !isIgnored(entry.name))
         const comments = await mapLimit(files, concurrency, async (entry): Promise<CommentRecord | undefined> => {
             const file = `${folder}/${entry.name}`
             const name = entry.name.slice(0, -3)
@@ -236,7 +249,7 @@ export class FolderLoader {
     }
 
     private async loadLeaderboards(folder: string): Promise<LeaderboardRecord[]> {
-        const files = (await this.list(folder)).filter((entry) => entry.isFile() && /\.(ya?ml|json)$/.test(entry.name) && !isIgnored(entry.name))
+        const files = (await this.list(folder)).filter((entry) => entry.kind === 'file' && /\.(ya?ml|json)$/.test(entry.name) && !isIgnored(entry.name))
         const leaderboards: LeaderboardRecord[] = []
         for (const entry of files) {
             const file = `${folder}/${entry.name}`
@@ -272,7 +285,7 @@ export class FolderLoader {
     ): Promise<{ data: Record<string, unknown>; parsed: ParsedFile } | undefined> {
         let parsed: ParsedFile
         try {
-            parsed = parseRecordFile(file, readFileSync(join(this.root, file), 'utf8'))
+            parsed = parseRecordFile(file, readTextFile(join(this.root, file), schema === 'leaderboard' ? maxLeaderboardBytes : maxRecordBytes))
         } catch (error) {
             this.reportFileError(file, error)
             return undefined
@@ -311,9 +324,13 @@ export class FolderLoader {
         }
     }
 
-    private async list(folder: string): Promise<Dirent[]> {
+    /** The entries of a folder; links that lead outside are left out and reported. */
+    private async list(folder: string): Promise<Entry[]> {
+        const path = join(this.root, folder)
         try {
-            return readdirSync(join(this.root, folder), { withFileTypes: true })
+            const entries = readdirSync(path, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: this.tools.containment.kindOf(path, entry) }))
+            this.reportOutside(folder, entries.filter((entry) => entry.kind === 'outside').map((entry) => entry.name))
+            return entries
         } catch (error) {
             this.reportListingError(folder, error)
             return []
@@ -322,11 +339,24 @@ export class FolderLoader {
 
     private listItemFolder(folder: string): FolderListing {
         try {
-            return listFolder(join(this.root, folder), this.tools.processor.hashes)
+            const listing = listFolder(join(this.root, folder), this.tools.processor.hashes, this.tools.containment)
+            this.reportOutside(folder, listing.outside ?? [])
+            return listing
         } catch (error) {
             this.reportListingError(folder, error)
             return { files: [], folders: [] }
         }
+    }
+
+    /** What is at a path of the folder, a link classified by where it leads (and reported when outside). */
+    private kindAt(file: string) {
+        const kind = this.tools.containment.kindAt(join(this.root, file))
+        if (kind === 'outside') this.reportOutside('', [file])
+        return kind
+    }
+
+    private reportOutside(folder: string, names: string[]) {
+        for (const name of names) this.problems.push({ file: folder ? `${folder}/${name}` : name, message: outsideProblem, severity: 'error' })
     }
 
     /** A folder that is gone reads as empty; one that cannot be read is a problem. */
@@ -351,7 +381,7 @@ const referenceLocator = (type: ContentType, root: string, file: string, parsed:
 
 const rereadingLocator = (root: string, file: string) => (field: string) => {
     try {
-        return locateField(file, parseRecordFile(file, readFileSync(join(root, file), 'utf8')), field)
+        return locateField(file, parseRecordFile(file, readTextFile(join(root, file), maxRecordBytes)), field)
     } catch {
         return { file, field }
     }
@@ -373,7 +403,10 @@ const nameProblem = (name: string, what: string) =>
         ? `an ${what} may not be named "${name}": that path belongs to the protocol`
         : `"${name}" is not a usable ${what} name: use only A-Z a-z 0-9 . _ ~ - and do not start with . or _`
 
-const findDuplicate = (names: string[]) => names.find((name, index) => names.indexOf(name) !== index)
+const findDuplicate = (names: string[]) => {
+    const seen = new Set<string>()
+    return names.find((name) => seen.size === seen.add(name).size)
+}
 
 const toLeaderboard = (name: string, file: string, data: Record<string, unknown>): LeaderboardRecord => {
     const records = (data.records as Record<string, unknown>[] | undefined) ?? []

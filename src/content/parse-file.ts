@@ -1,5 +1,5 @@
 import matter from 'gray-matter'
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml'
 import { ContentError } from './problems.js'
 
 /** A parsed record file, able to say where a value came from so that problems can name a line. */
@@ -28,6 +28,7 @@ const parseJson = (text: string): ParsedFile => {
     } catch (error) {
         throw new ContentError(`invalid JSON: ${(error as Error).message}`, jsonErrorPosition(text, error as Error))
     }
+    requireShallow(data)
     // Positions are only needed to report a problem, so the slower YAML parse waits until then.
     let positions: ParsedFile | undefined
     return { data, locate: (path) => (positions ??= parseYaml(text, 0)).locate(path) }
@@ -42,16 +43,57 @@ const jsonErrorPosition = (text: string, error: Error) => {
 
 const parseYaml = (text: string, lineOffset: number): ParsedFile => {
     const lineCounter = new LineCounter()
-    const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+    // yaml's own unique-key check compares every key with every other (25,000 keys took 12 s).
+    const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false })
     const [error] = document.errors
     if (error) {
         const [start] = error.pos
         const { line, col } = lineCounter.linePos(start)
         throw new ContentError(`invalid YAML: ${firstLine(error.message)}`, { line: line + lineOffset, column: col })
     }
+    const duplicate = firstDuplicateKey(document)
+    if (duplicate) {
+        const { line, col } = lineCounter.linePos(duplicate.offset)
+        throw new ContentError(`invalid YAML: the key "${duplicate.key}" is given twice in one map`, { line: line + lineOffset, column: col })
+    }
+    const data: unknown = document.toJS() ?? {}
+    requireShallow(data)
     return {
-        data: document.toJS() ?? {},
+        data,
         locate: (path) => locateInDocument(document, lineCounter, path, lineOffset),
+    }
+}
+
+/** The first key repeated within one map, in one pass with a set per map. */
+const firstDuplicateKey = (document: Document) => {
+    let found: { key: string; offset: number } | undefined
+    visit(document, {
+        Map(_, map) {
+            const seen = new Set<unknown>()
+            for (const { key } of map.items) {
+                const value = isScalar(key) ? key.value : String(key)
+                if (seen.size === seen.add(value).size) {
+                    found = { key: String(value).slice(0, 100), offset: (key as Node | null)?.range?.[0] ?? 0 }
+                    return visit.BREAK
+                }
+            }
+            return undefined
+        },
+    })
+    return found
+}
+
+/** Deeper than any record needs; JSON.parse takes 100,000 levels, which answers could not then be made of. */
+const maxDepth = 64
+
+/** Refuses data nested deeper than `maxDepth`, walking it without recursion. */
+const requireShallow = (data: unknown) => {
+    const pending: [unknown, number][] = [[data, 0]]
+    while (pending.length) {
+        const [value, depth] = pending.pop()!
+        if (typeof value !== 'object' || value === null) continue
+        if (depth >= maxDepth) throw new ContentError(`values are nested more than ${maxDepth} levels deep`)
+        for (const child of Object.values(value)) pending.push([child, depth + 1])
     }
 }
 
@@ -85,9 +127,13 @@ const locateInDocument = (document: Document, lineCounter: LineCounter, path: re
 }
 
 const frontMatterOpening = /^---\r?\n/
+const frontMatterClosing = /\r?\n---[ \t]*(\r?\n|$)/
 
 const parseMarkdown = (text: string): ParsedFile => {
     if (!frontMatterOpening.test(text)) return { data: {}, body: text.trim(), locate: () => undefined }
+    // gray-matter takes a front matter that never closes for the whole file: a file cut short
+    // would load without its body, and a forgotten `---` would turn the text into fields.
+    if (!frontMatterClosing.test(text.slice(3))) throw new ContentError('the front matter opened by "---" on line 1 is never closed: add a line "---" after the fields', { line: 1, column: 1 })
     // gray-matter splits the file; its own YAML engine is replaced by `yaml` so positions and errors
     // match the other formats. The front matter it hands over starts with the newline that ends
     // the opening `---`, so its line numbers are already the file's.

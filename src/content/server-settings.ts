@@ -86,13 +86,34 @@ export const actionFormTypes = {
     commentActions: ['delete'],
 } as const
 
-/** Upload limits (server.yaml `limits`). */
+/** How many writes of a kind a player, and an address, may make within a window of time. */
+export type WriteRate = { perPlayer: number; perAddress: number; perSeconds: number }
+
+/** The kinds of write that are rate-limited: comments, new items (create forms), results of plays. */
+export const writeKinds = ['comments', 'creates', 'results'] as const
+export type WriteKind = (typeof writeKinds)[number]
+
+/** Upload and write limits (server.yaml `limits`). */
 export type Limits = {
     /** The largest file an upload may carry, unless its option's `validation.maxSize` says less. */
     fileBytes: number
+} & Record<WriteKind, WriteRate>
+
+/**
+ * For a small community server: a player comments a few times a minute and makes a few items an
+ * hour; an address (a household, a school behind one router) may hold several players.
+ */
+export const defaultLimits: Limits = {
+    fileBytes: 20 * 1024 * 1024,
+    comments: { perPlayer: 10, perAddress: 30, perSeconds: 60 },
+    creates: { perPlayer: 10, perAddress: 30, perSeconds: 3600 },
+    results: { perPlayer: 60, perAddress: 180, perSeconds: 3600 },
 }
 
-export const defaultLimits: Limits = { fileBytes: 20 * 1024 * 1024 }
+const normalizeLimits = (raw: Partial<Record<keyof Limits, unknown>> = {}): Limits => ({
+    fileBytes: (raw.fileBytes as number | undefined) ?? defaultLimits.fileBytes,
+    ...(Object.fromEntries(writeKinds.map((kind) => [kind, { ...defaultLimits[kind], ...(raw[kind] as Partial<WriteRate> | undefined) }])) as Record<WriteKind, WriteRate>),
+})
 
 export type ServerSettings = {
     /** The file the settings came from, for problems about them. */
@@ -146,6 +167,6 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
         types,
         requireAuthentication: (raw.requireAuthentication as boolean | undefined) ?? false,
         admins: (raw.admins as string[] | undefined) ?? [],
-        limits: { ...defaultLimits, ...(raw.limits as Partial<Limits> | undefined) },
+        limits: normalizeLimits(raw.limits as Partial<Record<keyof Limits, unknown>> | undefined),
     }
 }

@@ -4,6 +4,7 @@ import Koa, { type Context, type Next } from 'koa'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
+import type { Containment } from '../content/containment.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
@@ -40,6 +41,7 @@ export type Services = {
     writes?: Writes & { contentRoot: string }
     /** The live preview of the web pages, while the folder is watched. */
     live?: LivePreview
+    containment: Containment
 }
 
 /**
@@ -47,7 +49,7 @@ export type Services = {
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, live }: Services) => {
+export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, live, containment }: Services) => {
     const app = new Koa()
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
     app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
@@ -64,7 +66,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     // and resources, which are named by their hash and fetched without the app's headers.
     const sessionless = new Router({ prefix: `/${options.name}` })
     sessionless.use(requestState(getCatalog, options))
-    repositoryRoutes(sessionless)
+    repositoryRoutes(sessionless, containment)
     authenticateRoutes(sessionless, auth, headers)
 
     const router = new Router({ prefix: `/${options.name}` })
@@ -86,7 +88,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     leaderboardRoutes(router)
     app.use(sessionless.routes())
     app.use(router.routes())
-    app.use(developmentRoutes(getCatalog))
+    app.use(developmentRoutes(getCatalog, options.ownerToken))
     if (options.webClient) app.use(webClient(options.webClient, (path) => path === `/${options.name}` || path.startsWith(`/${options.name}/`) || path.startsWith('/_shelf/')))
     else if (options.web !== false) app.use(webPageRoutes(getCatalog, options, live, writes !== undefined))
     app.use(notFoundAsJson)

@@ -3,11 +3,12 @@ import type { SessionUser } from '../auth/sessions.js'
 import type { Catalog } from '../catalog/catalog.js'
 import type { ContentType } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
-import type { FormDeclaration } from '../content/server-settings.js'
+import type { FormDeclaration, WriteKind } from '../content/server-settings.js'
 import type { FormValues } from '../writes/item-files.js'
 import type { ContentWriter } from '../writes/content-writer.js'
 import type { UploadedFiles, UploadKeys } from '../writes/upload-keys.js'
 import { readUploadedFiles } from '../writes/uploaded-files.js'
+import type { WriteRates } from '../writes/write-rates.js'
 import { decodeOption } from './forms.js'
 import { HttpError } from './http-error.js'
 import { readJson } from './json-body.js'
@@ -24,6 +25,8 @@ export type Writes = {
     /** The snapshot served now: after a write, the one that holds it. */
     currentCatalog(): Catalog
     uploads: UploadKeys<Flags>
+    /** How fast each player and address writes (server.yaml `limits`). */
+    rates: WriteRates
     /** Where upload parts wait while they arrive. */
     uploadFolder: string
     uploadKeyHeader: string
@@ -56,6 +59,10 @@ export const readSubmission = async (ctx: Context, forms: readonly FormDeclarati
     })
     return { user, body: body as Record<string, unknown>, form, values }
 }
+
+/** Counts a write of a kind against its player's and address's rates (429 past them). */
+export const countWrite = (ctx: Context, writes: Writes, kind: WriteKind, user: SessionUser) =>
+    writes.rates.take(kind, (ctx as ShelfContext).state.shelf.catalog.settings.limits[kind], { player: user.id, address: ctx.ip })
 
 /** A file a submit asks for, and the most bytes its option takes. */
 export type ExpectedFile = { hash: string; maxBytes?: number }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { SessionUser } from '../auth/sessions.js'
 import type { MultiplayerOptions } from '../config.js'
 import type { FormDeclaration, OptionDeclaration } from '../content/server-settings.js'
-import { HttpError, notFound } from '../http/http-error.js'
+import { Refusal } from '../util/refusal.js'
 
 /** A room its creator has joined: listed, with the settings of the create form it was made with. */
 export type Room = {
@@ -42,7 +42,7 @@ export class RoomRegistry {
     /** E6: a fresh name, and the key that proves its holder asked for it. */
     reserve(creator: SessionUser | undefined, now = Date.now()) {
         this.forgetExpired(now)
-        if (this.reservations.size + this.rooms.size >= maxRooms) throw new HttpError(400, 'this server has as many rooms as it can hold; try again in a few minutes')
+        if (this.reservations.size + this.rooms.size >= maxRooms) throw new Refusal('too-many', 'this server has as many rooms as it can hold; try again in a few minutes')
         let name = roomName()
         while (this.reservations.has(name) || this.rooms.has(name)) name = roomName()
         const key = randomBytes(16).toString('base64url')
@@ -59,11 +59,11 @@ export class RoomRegistry {
         const reservation = this.reservations.get(name)
         if (!reservation) {
             throw this.rooms.has(name)
-                ? new HttpError(401, `room "${name}" is already open and its key was used: join it without a room key`)
-                : new HttpError(404, `room "${name}" not found: it was never reserved, or its reservation expired (create it again)`)
+                ? new Refusal('unauthorized', `room "${name}" is already open and its key was used: join it without a room key`)
+                : new Refusal('not-found', `room "${name}" not found: it was never reserved, or its reservation expired (create it again)`)
         }
-        if (reservation.key !== key) throw new HttpError(401, `the room key does not match room "${name}"`)
-        if (reservation.creatorId !== undefined && reservation.creatorId !== master.id) throw new HttpError(401, `room "${name}" was reserved by another user`)
+        if (reservation.key !== key) throw new Refusal('unauthorized', `the room key does not match room "${name}"`)
+        if (reservation.creatorId !== undefined && reservation.creatorId !== master.id) throw new Refusal('unauthorized', `room "${name}" was reserved by another user`)
         const room: Room = { name, ...settings(), master, createdAt: now, expiresAt: now + this.timing.lifetimeMs }
         this.reservations.delete(name)
         this.rooms.set(name, room)
@@ -72,7 +72,7 @@ export class RoomRegistry {
 
     /** E7 without a key: a player joining an open room, which keeps it listed for longer. */
     join(name: string, now = Date.now()): Room {
-        const room = this.get(name, now) ?? notFound(`room "${name}" not found: it may have ended`)
+        const room = this.get(name, now) ?? refuseNotFound(`room "${name}" not found: it may have ended`)
         room.expiresAt = now + this.timing.lifetimeMs
         return room
     }
@@ -92,4 +92,8 @@ export class RoomRegistry {
         for (const [name, reservation] of this.reservations) if (reservation.expiresAt <= now) this.reservations.delete(name)
         for (const [name, room] of this.rooms) if (room.expiresAt <= now) this.rooms.delete(name)
     }
+}
+
+const refuseNotFound = (message: string): never => {
+    throw new Refusal('not-found', message)
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, lstatSync } from 'node:fs'
+import { existsSync, lstatSync, realpathSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { isSafeName, type ItemRecord } from '../content/load.js'
@@ -46,11 +46,15 @@ export type FileChange = { path: string; bytes?: Buffer | string; required?: boo
  */
 export class ContentWriter {
     private readonly locks = new ItemLocks()
+    /** The root as links resolve it: a folder reached through a link must land below it. */
+    private readonly realRoot: string
 
     constructor(
         private readonly root: string,
         private readonly updates: CatalogUpdates,
-    ) {}
+    ) {
+        this.realRoot = realpathSync.native(root)
+    }
 
     /**
      * Runs `write` as the one writer of an item (`levels/x`, `posts/x.md`), once the item is
@@ -73,6 +77,7 @@ export class ContentWriter {
         return this.locks.run([unit], async () => {
             const folder = this.inside(typeFolder, name)
             if (existsSync(folder)) throw new Refusal('conflict', `${unit} already exists`)
+            this.requireReallyInside(this.inside(typeFolder), typeFolder)
             const staging = this.inside(typeFolder, asideName(name, 'tmp'))
             await mkdir(staging, { recursive: true })
             try {
@@ -95,6 +100,7 @@ export class ContentWriter {
         const units = [...new Set(changes.map(({ path }) => unitOf(path)))]
         await this.locks.run(units, async () => {
             for (const unit of units) this.requireItem(unit)
+            for (const unit of units) this.requireReallyInside(this.inside(...unit.split('/')), unit)
             const changed: string[] = []
             for (const { path, bytes, required } of changes) {
                 const absolute = this.inside(...path.split('/'))
@@ -108,6 +114,7 @@ export class ContentWriter {
                     // A folder made here (an item's first comment) is news the watcher will report too.
                     const created = await mkdir(dirname(absolute), { recursive: true })
                     if (created) changed.push(relative(this.root, created).split(sep).join('/'))
+                    this.requireReallyInside(dirname(absolute), path)
                     await writeFileAtomic(absolute, bytes)
                 }
                 changed.push(path)
@@ -132,6 +139,13 @@ export class ContentWriter {
     /** An item another write removed while this one waited is not found, as it would be had it come later. */
     private requireItem(unit: string) {
         if (!lstatSync(this.inside(...unit.split('/')), { throwIfNoEntry: false })) throw new Refusal('not-found', `${unit} is gone: it was deleted`)
+    }
+
+    /** A folder (or file) written into must not be a link, or below one, that leads outside the content folder. */
+    private requireReallyInside(folder: string, what: string) {
+        if (!`${realpathSync.native(folder)}${sep}`.startsWith(`${this.realRoot}${sep}`)) {
+            throw new Refusal('forbidden', `${what} leads outside the content folder through a symbolic link: Shelf does not write there`)
+        }
     }
 
     private checked(name: string) {

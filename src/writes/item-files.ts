@@ -3,7 +3,7 @@ import type { SessionUser } from '../auth/sessions.js'
 import type { ContentType, ResourceRole } from '../content/item-types.js'
 import { contentTypeInfos } from '../content/item-types.js'
 import { contentTypeOfBytes } from '../content/resources.js'
-import { HttpError } from '../http/http-error.js'
+import { Refusal } from '../util/refusal.js'
 
 /** Item fields a form option fills when its query names them; any other option goes into `meta`. */
 const textFields = new Set(['title', 'subtitle', 'artists', 'author', 'description'])
@@ -40,11 +40,11 @@ export const resourceFileName = ({ role, kind }: ResourceRole, bytes: Buffer): s
         if (isGzip(bytes)) return role
         if (kind === 'json' && isJson(bytes)) return `${role}.json`
         if (kind === 'binary') return `${role}.bin`
-        throw new HttpError(400, `the file for "${role}" is neither JSON nor gzip-compressed JSON`)
+        throw new Refusal('invalid', `the file for "${role}" is neither JSON nor gzip-compressed JSON`)
     }
     const extension = extensionOfType[contentTypeOfBytes(bytes)]
     const expected = { image: ['png', 'jpg', 'webp'], audio: ['mp3', 'ogg', 'wav', 'flac'], archive: ['zip'] }[kind]
-    if (!extension || !expected.includes(extension)) throw new HttpError(400, `the file for "${role}" must be ${kind === 'archive' ? 'a zip' : `${kind === 'image' ? 'an image' : 'audio'} (${expected.join(', ')})`}`)
+    if (!extension || !expected.includes(extension)) throw new Refusal('invalid', `the file for "${role}" must be ${kind === 'archive' ? 'a zip' : `${kind === 'image' ? 'an image' : 'audio'} (${expected.join(', ')})`}`)
     return `${role}.${extension}`
 }
 

@@ -1,8 +1,10 @@
 import type { Context } from 'koa'
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rm } from 'node:fs/promises'
+import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
-import { HttpError } from '../http/http-error.js'
+import { Transform } from 'node:stream'
+import { Refusal } from '../util/refusal.js'
 import type { UploadedFiles } from './upload-keys.js'
 
 export type UploadLimits = {
@@ -20,6 +22,36 @@ type FormidableFile = { filepath: string; hash?: string | null; size: number; or
 const tooLarge = new Set([1009, 1016])
 const tooMany = 1015
 
+/** Non-file fields a few are tolerated, not megabytes of them. */
+const maxFieldsBytes = 64 * 1024
+/** What multipart framing adds to each part (boundary and part headers), generously. */
+const partOverheadBytes = 16 * 1024
+
+class BodyTooLarge extends Error {}
+
+/**
+ * The request body counted as it arrives, ended past `maxBytes`: formidable's own limits count
+ * the bytes of parts, so a body that never holds a boundary would otherwise be read to its end.
+ * The stream stands in for the request (formidable reads its headers and events).
+ */
+const limitedBody = (request: IncomingMessage, maxBytes: number) => {
+    let received = 0
+    const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+            received += chunk.length
+            done(received > maxBytes ? new BodyTooLarge() : undefined, chunk)
+        },
+    })
+    request.pipe(counted)
+    request.once('error', (error) => counted.destroy(error))
+    // Past the limit nothing more is read: the answer is sent and the connection closed.
+    counted.once('error', () => {
+        request.unpipe(counted)
+        request.pause()
+    })
+    return Object.assign(counted, { headers: request.headers }) as unknown as IncomingMessage
+}
+
 /**
  * The `files` parts of a multipart upload, by their SHA-1 (§2.3). Every part must be one of the
  * expected hashes, and every expected hash must arrive; names and order are not trusted. Parts go
@@ -27,7 +59,10 @@ const tooMany = 1015
  * removed with it before returning, whatever happened.
  */
 export const readUploadedFiles = async (ctx: Context, expected: readonly string[], limits: UploadLimits): Promise<UploadedFiles> => {
-    if (!ctx.is('multipart/form-data')) throw new HttpError(400, `an upload must be multipart/form-data with its files in the field "files", got ${ctx.get('Content-Type') || 'no Content-Type'}`)
+    if (!ctx.is('multipart/form-data')) throw new Refusal('invalid', `an upload must be multipart/form-data with its files in the field "files", got ${ctx.get('Content-Type') || 'no Content-Type'}`)
+    const maxBodyBytes = limits.fileBytes * expected.length + maxFieldsBytes + partOverheadBytes * (expected.length + 1)
+    const declared = Number(ctx.get('Content-Length') || 0)
+    if (declared > maxBodyBytes) throw new Refusal('too-large', bodyTooLarge(maxBodyBytes))
     const folder = join(limits.uploadFolder, randomBytes(8).toString('hex'))
     await mkdir(folder, { recursive: true })
     // Loaded on the first upload: koa-body and formidable take a tenth of a second or more to
@@ -46,38 +81,45 @@ export const readUploadedFiles = async (ctx: Context, expected: readonly string[
             maxTotalFileSize: limits.fileBytes * expected.length,
             allowEmptyFiles: true,
             minFileSize: 0,
-            // Uploads carry files only; a few fields are tolerated, not megabytes of them.
-            maxFieldsSize: 64 * 1024,
+            maxFieldsSize: maxFieldsBytes,
         },
     })
+    const request = ctx.req
     try {
+        ctx.req = limitedBody(request, maxBodyBytes)
         await parse(ctx, async () => {})
         const files = (ctx.request as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ?? {}
         const parts = Object.values(files).flat()
         const others = Object.keys(files).filter((field) => field !== 'files')
-        if (others.length) throw new HttpError(400, `files go in the field "files", not ${others.map((field) => `"${field}"`).join(', ')}`)
+        if (others.length) throw new Refusal('invalid', `files go in the field "files", not ${others.map((field) => `"${field}"`).join(', ')}`)
         const received = new Map<string, Buffer>()
         for (const part of parts) {
             const hash = part.hash ?? ''
-            if (!expected.includes(hash)) throw new HttpError(400, `a file with SHA-1 ${hash} was not asked for (expected ${expected.join(', ')})`)
+            if (!expected.includes(hash)) throw new Refusal('invalid', `a file with SHA-1 ${hash} was not asked for (expected ${expected.join(', ')})`)
             const maxBytes = limits.maxBytesOf(hash)
-            if (part.size > maxBytes) throw new HttpError(413, `the file ${hash} is ${part.size} bytes; its option takes at most ${maxBytes}`)
+            if (part.size > maxBytes) throw new Refusal('too-large', `the file ${hash} is ${part.size} bytes; its option takes at most ${maxBytes}`)
             received.set(hash, await readFile(part.filepath))
         }
         const missing = expected.filter((hash) => !received.has(hash))
-        if (missing.length) throw new HttpError(400, `files missing from the upload: ${missing.join(', ')}`)
+        if (missing.length) throw new Refusal('invalid', `files missing from the upload: ${missing.join(', ')}`)
         return received
     } catch (error) {
-        throw uploadError(error, limits.fileBytes)
+        // The rest of an oversized body is not read: the connection cannot carry another request.
+        if (error instanceof BodyTooLarge) ctx.set('Connection', 'close')
+        throw uploadError(error, limits.fileBytes, maxBodyBytes)
     } finally {
+        ctx.req = request
         await rm(folder, { recursive: true, force: true })
     }
 }
 
-const uploadError = (error: unknown, fileBytes: number) => {
-    if (error instanceof HttpError) return error
+const bodyTooLarge = (maxBodyBytes: number) => `the upload is larger than its files may be (at most ${maxBodyBytes} bytes in all)`
+
+const uploadError = (error: unknown, fileBytes: number, maxBodyBytes: number) => {
+    if (error instanceof Refusal) return error
+    if (error instanceof BodyTooLarge) return new Refusal('too-large', bodyTooLarge(maxBodyBytes))
     const code = (error as { code?: number }).code
-    if (code !== undefined && tooLarge.has(code)) return new HttpError(413, `a file is larger than this server takes (${fileBytes} bytes)`)
-    if (code === tooMany) return new HttpError(400, 'more files than the submit asked for')
-    return new HttpError(400, `the upload could not be read: ${(error as Error).message}`)
+    if (code !== undefined && tooLarge.has(code)) return new Refusal('too-large', `a file is larger than this server takes (${fileBytes} bytes)`)
+    if (code === tooMany) return new Refusal('invalid', 'more files than the submit asked for')
+    return new Refusal('invalid', `the upload could not be read: ${(error as Error).message}`)
 }

@@ -7,7 +7,7 @@ import { mayModify } from '../../writes/permissions.js'
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { itemParam } from '../respond.js'
-import { answerSubmit, answerUpload, expectedFiles, readSubmission, type Writes } from '../submissions.js'
+import { answerSubmit, answerUpload, countWrite, expectedFiles, readSubmission, type Writes } from '../submissions.js'
 
 type CommunityFlags = Omit<ServerSubmitItemCommunityActionResponse, 'key' | 'hashes'>
 
@@ -28,6 +28,7 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
         const content = String(submission.values.find((value) => value.query === 'content')?.value ?? '').trim()
         if (!content) throw new HttpError(400, 'option "content" is required: the text of the comment')
         const { user } = submission
+        countWrite(ctx, writes, 'comments', user)
         await answerSubmit(ctx, writes, user, expectedFiles(submission), async () => {
             const frontMatter = stringify({ author: displayName(user), authorId: user.id, time: new Date().toISOString() }, { lineWidth: 0 })
             await writes.writer.updateFiles([{ path: `${folder}/comments/${generatedName()}.md`, bytes: `---\n${frontMatter}---\n${content}\n` }])

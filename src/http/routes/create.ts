@@ -6,7 +6,7 @@ import { recordFile, recordFromValues, resourceFileName } from '../../writes/ite
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { protocolTypeParam } from '../respond.js'
-import { answerSubmit, answerUpload, expectedFiles, readSubmission, requireServed, type Writes } from '../submissions.js'
+import { answerSubmit, answerUpload, countWrite, expectedFiles, readSubmission, requireServed, type Writes } from '../submissions.js'
 
 /** The content type in the path; rooms are made by their own routes, and users are not made here. */
 const contentTypeParam = (ctx: ShelfContext): ContentType => {
@@ -27,6 +27,7 @@ export const createRoutes = (router: Router, writes: Writes) => {
         const { record, files } = recordFromValues(type, submission.values)
         const missing = info.resources.filter(({ role, optional }) => !optional && !files.some((file) => file.role.role === role))
         if (missing.length) throw new HttpError(400, `a ${type} needs ${missing.map(({ role }) => `"${role}"`).join(', ')}: give a file for each`)
+        countWrite(ctx, writes, 'creates', user)
         const name = generatedName()
         const complete = { ...record, author: record.author ?? user.name, authorId: user.id, time: new Date().toISOString() }
         await answerSubmit(ctx, writes, user, expectedFiles(submission), async (uploaded) => {

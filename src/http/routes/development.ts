@@ -1,5 +1,7 @@
 import Router from '@koa/router'
 import type { Catalog } from '../../catalog/catalog.js'
+import { HttpError } from '../http-error.js'
+import { isOwnerRequest, ownerOnlyMessage } from '../owner-access.js'
 import { respond } from '../respond.js'
 
 /** Where tools find Shelf's own endpoints, outside every protocol name (which cannot start with `_`). */
@@ -7,11 +9,14 @@ export const developmentPrefix = '/_shelf'
 
 /**
  * `GET /_shelf/problems`: the problems of the content being served, as JSON, for editor plugins
- * and scripts. It changes with every reload.
+ * and scripts. It changes with every reload. Only the owner sees it (isOwnerRequest): it names
+ * the folder's files.
  */
-export const developmentRoutes = (getCatalog: () => Catalog) => {
+export const developmentRoutes = (getCatalog: () => Catalog, ownerToken: string | undefined) => {
     const router = new Router({ prefix: developmentPrefix })
     router.get('/problems', (ctx) => {
+        if (!isOwnerRequest(ctx.req, ownerToken)) throw new HttpError(403, ownerOnlyMessage)
+        ctx.set('Cache-Control', 'no-store')
         const problems = getCatalog().problems
         respond(ctx, {
             errors: problems.filter((problem) => problem.severity === 'error').length,

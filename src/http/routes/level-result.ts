@@ -7,7 +7,7 @@ import { renderForm } from '../forms.js'
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { respond } from '../respond.js'
-import { answerSubmit, answerUpload, readSubmission, requireServed, type Writes } from '../submissions.js'
+import { answerSubmit, answerUpload, countWrite, readSubmission, requireServed, type Writes } from '../submissions.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
@@ -41,6 +41,7 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
         if (!catalog.get('level', levelName)) notFound(`level "${levelName}" is not on this server`)
         const [dataHash, configurationHash] = hashes as [string, string]
         const { user } = submission
+        countWrite(ctx, writes, 'results', user)
         const name = generatedName()
         await answerSubmit(ctx, writes, user, [{ hash: dataHash }, { hash: configurationHash }], async (uploaded) => {
             const files = { data: uploaded.get(dataHash)!, configuration: uploaded.get(configurationHash)! }

@@ -3,6 +3,7 @@ import type Router from '@koa/router'
 import type { Context } from 'koa'
 import { readFile, stat } from 'node:fs/promises'
 import send from 'send'
+import type { Containment } from '../../content/containment.js'
 import type { ServedFile } from '../../content/resources.js'
 import type { ShelfContext } from '../request-state.js'
 
@@ -23,14 +24,17 @@ const cachedForSeconds = 365 * 24 * 60 * 60
  * next guest); `send` answers Range requests (audio seeking) and every larger resource from the
  * file.
  */
-export const repositoryRoutes = (router: Router) => {
+export const repositoryRoutes = (router: Router, containment: Containment) => {
     router.get('/repository/:hash', async (ctx) => {
         const hash = String(ctx.params.hash)
         if (!sha1Hex.test(hash)) notFound(`"${hash.slice(0, 60)}" is not a resource hash`)
-        const file = (ctx as ShelfContext).state.shelf.catalog.resources.get(hash) ?? notFound(`no resource with hash ${hash}`)
+        const known = (ctx as ShelfContext).state.shelf.catalog.resources.get(hash) ?? notFound(`no resource with hash ${hash}`)
+        // The file was inside when it was read; it may have become a link to anywhere since.
+        const path = (await containment.servable(known.path)) ?? notFound(missingOnDisk(hash))
+        const file = { ...known, path }
         ctx.set('Content-Type', file.contentType)
         ctx.set('ETag', `"${hash}"`)
-        const size = ctx.get('Range') ? undefined : (await stat(file.path).catch(() => undefined))?.size
+        const size = ctx.get('Range') ? undefined : (await stat(path).catch(() => undefined))?.size
         if (size !== undefined && size <= inMemoryBytes) await answerFromMemory(ctx, file, hash)
         else await answerWithSend(ctx, file, hash)
     })

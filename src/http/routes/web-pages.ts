@@ -11,7 +11,7 @@ import { listPage } from '../../web/list-page.js'
 import type { LivePreview } from '../../web/live-preview.js'
 import { chooseLocale } from '../../web/locale.js'
 import { pageRequest, type PageRequest } from '../../web/page-frame.js'
-import { mayReadProblems } from '../../web/problems-access.js'
+import { isOwnerRequest } from '../owner-access.js'
 import { notFoundPage, problemsPage } from '../../web/problems-page.js'
 import { phoneAddress } from '../../web/share.js'
 import { FormValueError } from '../forms.js'
@@ -130,7 +130,7 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         router.get(livePaths.problems, page((request, ctx) => {
             // Kept for nobody: whether it shows the problems depends on who asks.
             ctx.set('Cache-Control', 'no-store')
-            const allowed = mayReadProblems(ctx.req)
+            const allowed = isOwnerRequest(ctx.req, options.ownerToken)
             if (!allowed) ctx.status = 403
             return problemsPage(request, ctx.path, allowed)
         }))
