@@ -30,6 +30,12 @@ export type ShelfOptions = {
     clientTimeouts?: Partial<ClientTimeouts>
     /** Multiplayer rooms (E6, E7); offered only when a multiplayer server's URL is given. */
     multiplayer?: Pick<MultiplayerOptions, 'url'> & Partial<MultiplayerOptions>
+    /**
+     * Answer only what a static copy can hold (`shelf export` renders through this): no search
+     * forms, no configuration options, a quick search refused with 404, and every query
+     * parameter but `localization`, `page` and `cursor` ignored.
+     */
+    staticExport?: boolean
 }
 
 export type SignInOptions = {

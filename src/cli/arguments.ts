@@ -8,6 +8,7 @@ export const helpText = `Shelf: a content server for the Sonolus app, driven by 
 Usage:
   shelf serve [flags]              serve a content folder, following its changes
   shelf check [DIR] [--format F]   check a content folder (default ./content); exit 1 on any problem
+  shelf export OUT --address URL   write the read side of the protocol as files for a static host
   shelf --help                     show this help
 
 Flags of serve:
@@ -61,6 +62,14 @@ People browse the content at / (pages that follow the folder's edits while it is
 Flags of check:
   --format F        text (default) or json
   --drafts          also check items marked "draft: true" as served ones
+
+Flags of export (OUT gets public/, the site's root, and nginx.conf; see the README):
+  --address URL     the address the copy is served at (required); every item's "source"
+  --content DIR     the content folder (default: ./content)
+  --name NAME       protocol name, as for serve (default: service)
+  --drafts          also export items marked "draft: true"
+  --locale L        the one language exported (default: the content's fallbackLocale)
+  --allow-problems  export even when the content has errors (their items are left out)
 
 npm start -- [flags] runs "shelf serve [flags]".`
 
@@ -191,4 +200,42 @@ export const parseCheckArguments = (args: string[]): CheckArguments => {
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`)
     if (parsed.positionals.length > 1) throw new UsageError(`check takes one folder, got ${parsed.positionals.length}`)
     return { folder: parsed.positionals[0] ?? './content', format, drafts }
+}
+
+export type ExportArguments = { out: string; address: string; content: string; name: string; drafts: boolean; locale?: string; allowProblems: boolean }
+
+export const parseExportArguments = (args: string[]): ExportArguments => {
+    let parsed
+    try {
+        parsed = parseArgs({
+            args,
+            strict: true,
+            allowPositionals: true,
+            options: {
+                address: { type: 'string' },
+                content: { type: 'string', default: './content' },
+                name: { type: 'string', default: 'service' },
+                drafts: { type: 'boolean', default: false },
+                locale: { type: 'string' },
+                'allow-problems': { type: 'boolean', default: false },
+            },
+        })
+    } catch (error) {
+        throw new UsageError((error as Error).message)
+    }
+    const { values, positionals } = parsed
+    if (positionals.length !== 1) throw new UsageError(`export takes one output folder, got ${positionals.length}`)
+    if (values.address === undefined) throw new UsageError('export needs --address URL: the address the copy will be served at, written into every item')
+    if (values.locale !== undefined && !/^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(values.locale)) {
+        throw new UsageError(`--locale must be a locale code such as en or zhs, got "${values.locale}"`)
+    }
+    return {
+        out: positionals[0]!,
+        address: parseAddress(values.address),
+        content: values.content,
+        name: parseName(values.name),
+        drafts: values.drafts,
+        locale: values.locale,
+        allowProblems: values['allow-problems'],
+    }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { helpText, parseCheckArguments, parseServeArguments, UsageError } from './arguments.js'
+import { helpText, parseCheckArguments, parseExportArguments, parseServeArguments, UsageError } from './arguments.js'
 import { check } from './check.js'
+import { exportCommand } from './export.js'
 import { serve } from './serve.js'
 
 const main = async (args: string[]) => {
@@ -11,6 +12,7 @@ const main = async (args: string[]) => {
     }
     if (command === 'serve') return serve(parseServeArguments(rest, process.env))
     if (command === 'check') return check(parseCheckArguments(rest))
+    if (command === 'export') return exportCommand(parseExportArguments(rest))
     throw new UsageError(`unknown command "${command}"`)
 }
 

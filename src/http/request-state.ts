@@ -6,6 +6,7 @@ import type { SessionUser } from '../auth/sessions.js'
 import type { ContentType } from '../content/item-types.js'
 import type { ShelfOptions } from '../config.js'
 import { decodeOption, type FormInput } from './forms.js'
+import { notFound } from './http-error.js'
 
 /** What every handler needs to answer one request, fixed when the request arrives. */
 export type RequestState = {
@@ -13,6 +14,8 @@ export type RequestState = {
     catalog: Catalog
     renderer: ItemRenderer
     query: FormInput
+    /** Whether search forms and the configuration are offered: not by a static export. */
+    searchable: boolean
     /** Filters the player's configuration options apply to lists of each type. */
     configurationFilters(type: ContentType): ItemFilter[]
     /** The signed-in player, once the session header is checked; a guest has none. */
@@ -33,7 +36,7 @@ export const requestState = (getCatalog: () => Catalog, options: ShelfOptions) =
 
 /** The state of one request in the locale asked for: the protocol's `localization`, or the one a web page chose. */
 export const createRequestState = (ctx: Context, catalog: Catalog, options: ShelfOptions, requested: string): RequestState => {
-    const query = queryInput(ctx)
+    const query = options.staticExport ? staticQuery(ctx) : queryInput(ctx)
     // Locales no text is written in all render alike, so they share the fallback's renderer.
     const locale = catalog.locales.has(requested) ? requested : catalog.settings.fallbackLocale
     const source = options.address ?? `${ctx.protocol}://${ctx.host}`
@@ -42,6 +45,7 @@ export const createRequestState = (ctx: Context, catalog: Catalog, options: Shel
         catalog,
         renderer: rendererFor(catalog, locale, source, `/${options.name}/repository`),
         query,
+        searchable: !options.staticExport,
         configurationFilters: (type) =>
             configuration
                 .filter(({ option }) => (option.types ?? ['levels']).includes(`${type}s`))
@@ -67,12 +71,28 @@ const rendererFor = (catalog: Catalog, locale: string, source: string, repositor
 }
 
 /** Query parameters as the protocol reads them: a repeated key counts by its first value. */
-const queryInput = (ctx: Context): FormInput => {
+const queryInput = (ctx: Context, keys?: ReadonlySet<string>): FormInput => {
     const query = ctx.query
     return {
         get: (key) => {
-            const value = query[key]
+            const value = keys && !keys.has(key) ? undefined : query[key]
             return Array.isArray(value) ? value[0] : value
         },
     }
 }
+
+/** The parameters a static host can tell apart (see the nginx.conf `shelf export` writes). */
+const staticKeys = new Set(['localization', 'page', 'cursor'])
+
+/**
+ * A static copy answers by path and page alone: a search or configuration value would be ignored
+ * there, so it is ignored here too; keywords would get the plain list, so they are refused.
+ */
+const staticQuery = (ctx: Context): FormInput => {
+    const keywords = queryInput(ctx).get('keywords')
+    if (keywords) notFound(quickSearchRefusal)
+    return queryInput(ctx, staticKeys)
+}
+
+/** The answer a static export gives to a quick search, written into its nginx.conf too. */
+export const quickSearchRefusal = 'search is not offered by this static copy of the server'

@@ -21,5 +21,6 @@ export const declaredSectionText = (state: RequestState, section: SectionDeclara
     icon: section.icon,
     description: state.renderer.optionalText(section.description),
     help: state.renderer.optionalText(section.help),
-    searchValues: section.search,
+    // "More" of a section declared as a search leads to that search, which a static export lacks.
+    searchValues: state.searchable ? section.search : undefined,
 })

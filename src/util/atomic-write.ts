@@ -7,11 +7,12 @@ export const isAtomicTemporary = (name: string) => /\.[0-9a-f]{12}\.tmp$/.test(n
 /**
  * Writes a file so that readers see the old bytes or the new ones, never half: the bytes go to
  * a temporary file in the same folder (so the rename cannot cross file systems), then replace it.
+ * `flush: false` skips waiting for the disk, for a writer that can simply run again (an export).
  */
-export const writeFileAtomic = async (path: string, bytes: Buffer | string, options: { mode?: number } = {}) => {
+export const writeFileAtomic = async (path: string, bytes: Buffer | string, options: { mode?: number; flush?: boolean } = {}) => {
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
     try {
-        await writeFile(temporary, bytes, { flush: true, mode: options.mode })
+        await writeFile(temporary, bytes, { flush: options.flush ?? true, mode: options.mode })
         await rename(temporary, path)
     } catch (error) {
         await rm(temporary, { force: true })

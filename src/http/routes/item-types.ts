@@ -1,6 +1,7 @@
 import type Router from '@koa/router'
 import type { ServerItemInfo, ServerItemList, ServerItemSection } from '@sonolus/core'
 import type { CatalogItem } from '../../catalog/catalog.js'
+import type { FormDeclaration } from '../../content/server-settings.js'
 import { isContentType, type ContentType } from '../../content/item-types.js'
 import { renderForms } from '../forms.js'
 import { readItemQuery, selectItems } from '../item-query.js'
@@ -18,7 +19,7 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
             creates: writable && isContentType(type) ? renderForms(settings.creates, state.renderer) : undefined,
-            searches: renderForms(settings.searches, state.renderer),
+            searches: searchesOf(state, settings.searches),
             sections: isContentType(type) ? sections(state, type) : [],
         })
     })
@@ -35,12 +36,15 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
                 title: state.renderer.optionalText(settings.title),
                 pageCount: page.pageCount,
                 cursor: page.cursor,
-                searches: renderForms(settings.searches, state.renderer),
+                searches: searchesOf(state, settings.searches),
             },
             page.items.map((item) => state.renderer.itemJson(item)),
         )
     })
 }
+
+/** A static export offers no search forms: it could not answer them. */
+const searchesOf = (state: RequestState, searches: readonly FormDeclaration[]) => (state.searchable ? renderForms(searches, state.renderer) : [])
 
 /** The built-in "Newest" strip, then the sections server.yaml declares. */
 const sections = (state: RequestState, type: ContentType): ServerItemSection[] => {

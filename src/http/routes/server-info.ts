@@ -19,15 +19,21 @@ export const serverInfoRoutes = (router: Router, features: Features) => {
             title: renderer.text(settings.title),
             description: renderer.optionalText(settings.description),
             buttons: buttons((ctx as ShelfContext).state.shelf, features),
-            configuration: { options: settings.configuration.map((option) => renderOption(option, renderer)) },
+            configuration: { options: configurationOf((ctx as ShelfContext).state.shelf).map((option) => renderOption(option, renderer)) },
             banner: renderer.srl(settings.banner),
         })
     })
 }
 
-const buttons = ({ catalog, renderer }: RequestState, features: Features): ServerInfoButton[] => {
+/** The configuration options offered: none by a static export, which would ignore their values. */
+const configurationOf = ({ catalog, searchable }: RequestState) => (searchable ? catalog.settings.configuration : [])
+
+const buttons = (state: RequestState, features: Features): ServerInfoButton[] => {
+    const { catalog, renderer } = state
     const { settings } = catalog
-    const offered = (type: string) => (type !== 'authentication' || features.signIn) && (type !== 'room' || features.rooms)
+    const configurable = configurationOf(state).length > 0
+    const offered = (type: string) =>
+        (type !== 'authentication' || features.signIn) && (type !== 'room' || features.rooms) && (type !== 'configuration' || configurable)
     if (settings.buttons) {
         return settings.buttons.filter((button) => offered(button.type)).map((button) => ({ ...button, title: renderer.optionalText(button.title) }) as ServerInfoButton)
     }
@@ -36,6 +42,6 @@ const buttons = ({ catalog, renderer }: RequestState, features: Features): Serve
         ...(features.signIn ? [{ type: 'authentication' } as const] : []),
         ...itemButtons,
         ...(features.rooms ? [{ type: 'room' } as const] : []),
-        ...(settings.configuration.length ? [{ type: 'configuration' } as const] : []),
+        ...(configurable ? [{ type: 'configuration' } as const] : []),
     ]
 }
