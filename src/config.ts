@@ -36,6 +36,8 @@ export type ShelfOptions = {
      * parameter but `localization`, `page` and `cursor` ignored.
      */
     staticExport?: boolean
+    /** Keep guests' answers for the next identical request (on unless false; `shelf export` asks each once). */
+    keepAnswers?: boolean
 }
 
 export type SignInOptions = {

@@ -56,7 +56,7 @@ export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allo
 export const exportSite = async (options: ExportOptions): Promise<ExportResult> => {
     const started = performance.now()
     const out = await checkedOutFolder(options.out, options.content)
-    const shelf = await startShelf(exportedServerOptions(options, join(out, '.cache')), { port: 0, host: '127.0.0.1' })
+    const shelf = await startShelf({ ...exportedServerOptions(options, join(out, '.cache')), keepAnswers: false }, { port: 0, host: '127.0.0.1' })
     const client = new LoopbackClient(shelf.url)
     try {
         const catalog = shelf.catalog()

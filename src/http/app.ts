@@ -55,7 +55,9 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
     const headers = protocolHeaders(options.name)
     const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
-    app.use(prepared.keep)
+    // `shelf export` asks for each answer once: keeping (and compressing) them would be work for nothing.
+    const keep = options.keepAnswers !== false
+    if (keep) app.use(prepared.keep)
     app.use(emptyNotFoundForBrowsers(`/${options.name}`))
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
@@ -72,7 +74,7 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     const router = new Router({ prefix: `/${options.name}` })
     router.use(requestState(getCatalog, options))
     if (auth.signInEnabled) router.use(sessionUser(auth.sessions, headers.session))
-    router.use(cachedResponses)
+    if (keep) router.use(cachedResponses)
     // Fixed paths first: they would otherwise be taken for item names.
     serverInfoRoutes(router, { signIn: auth.signInEnabled, rooms: multiplayer !== undefined })
     levelResultRoutes(router, writes)
