@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { sessionSecretVariable } from '../auth/session-secret.js'
 import { multiplayerDefaults, signInDefaults, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
@@ -184,18 +184,17 @@ const parseDuration = (flag: string, raw: string | undefined, fallback: number) 
 
 export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }
 
-export const parseCheckArguments = (args: string[]): CheckArguments => {
-    let parsed
+/** A command's flags and folders, parseArgs' complaints turned into usage errors. */
+const parseCommandArguments = <const T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) => {
     try {
-        parsed = parseArgs({
-            args,
-            strict: true,
-            allowPositionals: true,
-            options: { format: { type: 'string', default: 'text' }, drafts: { type: 'boolean', default: false } },
-        })
+        return parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: T }>({ args, strict: true, allowPositionals: true, options })
     } catch (error) {
         throw new UsageError((error as Error).message)
     }
+}
+
+export const parseCheckArguments = (args: string[]): CheckArguments => {
+    const parsed = parseCommandArguments(args, { format: { type: 'string', default: 'text' }, drafts: { type: 'boolean', default: false } })
     const { format, drafts } = parsed.values
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`)
     if (parsed.positionals.length > 1) throw new UsageError(`check takes one folder, got ${parsed.positionals.length}`)
@@ -205,25 +204,14 @@ export const parseCheckArguments = (args: string[]): CheckArguments => {
 export type ExportArguments = { out: string; address: string; content: string; name: string; drafts: boolean; locale?: string; allowProblems: boolean }
 
 export const parseExportArguments = (args: string[]): ExportArguments => {
-    let parsed
-    try {
-        parsed = parseArgs({
-            args,
-            strict: true,
-            allowPositionals: true,
-            options: {
-                address: { type: 'string' },
-                content: { type: 'string', default: './content' },
-                name: { type: 'string', default: 'service' },
-                drafts: { type: 'boolean', default: false },
-                locale: { type: 'string' },
-                'allow-problems': { type: 'boolean', default: false },
-            },
-        })
-    } catch (error) {
-        throw new UsageError((error as Error).message)
-    }
-    const { values, positionals } = parsed
+    const { values, positionals } = parseCommandArguments(args, {
+        address: { type: 'string' },
+        content: { type: 'string', default: './content' },
+        name: { type: 'string', default: 'service' },
+        drafts: { type: 'boolean', default: false },
+        locale: { type: 'string' },
+        'allow-problems': { type: 'boolean', default: false },
+    })
     if (positionals.length !== 1) throw new UsageError(`export takes one output folder, got ${positionals.length}`)
     if (values.address === undefined) throw new UsageError('export needs --address URL: the address the copy will be served at, written into every item')
     if (values.locale !== undefined && !/^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(values.locale)) {
