@@ -157,6 +157,21 @@ test('a second export writes only what changed and removes what is no longer pro
     assert.match(await readFile(join(out, 'public/sonolus/levels/city-lights/index.json'), 'utf8'), 'City Lights (Remastered)')
 })
 
+test('one locale per export; nginx.conf sets neither listen nor root; _headers and _redirects name every path', async () => {
+    const out = await scratchFolder('shelf-export-')
+    const result = await exportSite({ out, address, content: exampleContent, name: 'sonolus', drafts: false, allowProblems: false, locale: 'ja' })
+    assert.ok(result.exported && result.locale === 'ja')
+    assert.match(await readFile(join(out, 'public/sonolus/levels/city-lights/index.json'), 'utf8'), '"title":"シティライツ"')
+    const nginx = await readFile(join(out, 'nginx.conf'), 'utf8')
+    assert.not.match(nginx, /^\s*(listen|root)\s/m)
+    const headers = await readFile(join(out, 'public/_headers'), 'utf8')
+    assert.match(headers, '/sonolus/repository/*\n  Sonolus-Version: 1.1.1\n  Content-Type: application/octet-stream\n  Cache-Control: public, max-age=31536000, immutable')
+    assert.match(headers, '/sonolus/levels/*\n  Sonolus-Version: 1.1.1\n  Content-Type: application/json; charset=utf-8\n  Cache-Control: public, max-age=60')
+    const redirects = await readFile(join(out, 'public/_redirects'), 'utf8')
+    assert.match(redirects, '/sonolus/:type/list  page=:page  /sonolus/:type/list/page-:page.json  200')
+    assert.match(redirects, '/sonolus/*  /sonolus/:splat/index.json  200')
+})
+
 test('shelf export: refuses a folder inside the content or not an export, and content with errors unless --allow-problems', async () => {
     const content = await copyContent()
     scratch.push(content)

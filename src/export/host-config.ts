@@ -79,7 +79,7 @@ const listPatterns = (name: string) => [`/${name}/:type/list`, `/${name}/:type/:
 
 /**
  * Netlify's _redirects: rewrites (status 200) from a request path, and its `page` or `cursor`,
- * to the file of its answer. Cloudflare Pages reads the same file but not the query conditions:
+ * to the file of its answer. Resources need none: a file at the path itself is served first. Cloudflare Pages reads the same file but not the query conditions:
  * there every page of a list answers its first page (README, "Deploying a static copy").
  */
 export const redirectsFile = ({ name }: HostSettings) =>
@@ -90,7 +90,6 @@ export const redirectsFile = ({ name }: HostSettings) =>
             `${pattern}  page=:page  ${pattern}/page-:page.json  200`,
             `${pattern}  ${pattern}/page-0.json  200`,
         ]),
-        `/${name}/repository/*  /${name}/repository/:splat  200`,
         `/${name}/*  /${name}/:splat/index.json  200`,
         '',
     ].join('\n')
