@@ -172,6 +172,25 @@ test('one locale per export; nginx.conf sets neither listen nor root; _headers a
     assert.match(redirects, '/sonolus/*  /sonolus/:splat/index.json  200')
 })
 
+test('a home-page button of a type without content (users) gets its landing page and list too', async () => {
+    const content = await copyContent()
+    scratch.push(content)
+    const settings = join(content, 'server.yaml')
+    await writeFile(settings, `${await readFile(settings, 'utf8')}\nbuttons:\n  - type: level\n  - type: user\n`)
+    const out = await scratchFolder('shelf-export-')
+    assert.ok((await exportSite({ out, address, content, name: 'sonolus', drafts: false, allowProblems: false })).exported)
+    const live = await startShelf(exportedServerOptions({ address, content, name: 'sonolus', drafts: false }, await scratchFolder('shelf-cache-')), { port: 0, host: '127.0.0.1' })
+    try {
+        for (const [path, file] of [['/sonolus/users/info', 'users/info/index.json'], ['/sonolus/users/list', 'users/list/page-0.json']]) {
+            const fromLive = await getBytes(`${live.url}${path}?localization=en`)
+            assert.is(fromLive.status, 200)
+            assert.ok((await readFile(join(out, 'public/sonolus', file))).equals(fromLive.body), path)
+        }
+    } finally {
+        await live.close()
+    }
+})
+
 test('shelf export: refuses a folder inside the content or not an export, and content with errors unless --allow-problems', async () => {
     const content = await copyContent()
     scratch.push(content)

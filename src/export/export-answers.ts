@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js'
-import { contentTypeInfos, contentTypes } from '../content/item-types.js'
+import { contentTypeInfos, contentTypes, typeFromPlural } from '../content/item-types.js'
 import { forEachLimit } from '../util/for-each-limit.js'
 import { answerFile, cursorPattern, resourceFile, type PageKey } from './answer-files.js'
 import type { LoopbackClient } from './loopback-client.js'
@@ -7,6 +7,9 @@ import type { OutputFolder } from './output-folder.js'
 
 /** Requests in flight at once: enough to keep the one server process busy while files are written. */
 const concurrency = 8
+
+/** A button's type that the app opens as a list of items (not `configuration`, say). */
+const isProtocolType = (type: string) => typeFromPlural(`${type}s`) !== undefined
 
 type ListPage = { pageCount: number; cursor?: string }
 type Details = { hasCommunity: boolean; leaderboards: { name: string }[] }
@@ -49,7 +52,7 @@ export class AnswerExport {
     }
 
     private *tasks(catalog: Catalog): Generator<() => Promise<unknown>> {
-        yield () => this.answer('/info')
+        yield () => this.home()
         yield () => this.answer('/levels/result/info')
         for (const type of contentTypes) {
             const plural = contentTypeInfos[type].plural
@@ -59,6 +62,17 @@ export class AnswerExport {
         for (const type of contentTypes) {
             const plural = contentTypeInfos[type].plural
             for (const item of catalog.items[type].values()) yield () => this.item(`/${plural}/${item.name}`)
+        }
+    }
+
+    /** The home page, and the landing page and list of any button's type that holds no content (`user`), as the app follows them. */
+    private async home() {
+        const { buttons } = JSON.parse(await this.answer('/info')) as { buttons: { type: string }[] }
+        const contentButtons = new Set<string>(contentTypes)
+        for (const { type } of buttons) {
+            if (contentButtons.has(type) || !isProtocolType(type)) continue
+            await this.answer(`/${type}s/info`)
+            await this.list(`/${type}s/list`)
         }
     }
 
