@@ -181,7 +181,11 @@ test('a home-page button of a type without content (users) gets its landing page
     assert.ok((await exportSite({ out, address, content, name: 'sonolus', drafts: false, allowProblems: false })).exported)
     const live = await startShelf(exportedServerOptions({ address, content, name: 'sonolus', drafts: false }, await scratchFolder('shelf-cache-')), { port: 0, host: '127.0.0.1' })
     try {
-        for (const [path, file] of [['/sonolus/users/info', 'users/info/index.json'], ['/sonolus/users/list', 'users/list/page-0.json']]) {
+        const exported: [string, string][] = [
+            ['/sonolus/users/info', 'users/info/index.json'],
+            ['/sonolus/users/list', 'users/list/page-0.json'],
+        ]
+        for (const [path, file] of exported) {
             const fromLive = await getBytes(`${live.url}${path}?localization=en`)
             assert.is(fromLive.status, 200)
             assert.ok((await readFile(join(out, 'public/sonolus', file))).equals(fromLive.body), path)

@@ -35,7 +35,7 @@ const markerFile = '.shelf-export'
 
 /**
  * The options of the live server whose guest answers the export copies: read-only, without
- * sign-in, rooms, search forms or configuration. Tests serve the same to compare with the copy.
+ * sign-in, rooms, search forms, configuration or web pages. Tests serve the same to compare with the copy.
  */
 export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allowProblems' | 'locale'>, cache: string): ShelfOptions => ({
     content: options.content,
@@ -47,6 +47,8 @@ export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allo
     readOnly: true,
     signIn: { enabled: false },
     staticExport: true,
+    // The web pages are not exported (yet): the server the copy stands for has none.
+    web: false,
 })
 
 /**
