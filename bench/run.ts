@@ -10,9 +10,10 @@
  * an advanced search form is written into it (the pack format's info.json has no search
  * forms), Shelf is started on it (a cold start first when it has no cache yet, or with
  * `--cold`), and then, with the cache warm, every scenario is driven over loopback by
- * autocannon at a fixed number of connections: first Shelf, then a bare node:http server
- * (bench/ceiling-server.ts) answering the same URLs with the same bytes Shelf sent, the most
- * any Node server can do here. Each scenario's URL is taken from the running server: the
+ * autocannon at a fixed number of connections, without and with a real client's
+ * Accept-Encoding: Shelf and, in turns of 2 s, a bare node:http server (bench/ceiling-server.ts)
+ * answering the same URLs with the same bytes Shelf sent, compressed ones included, the most any
+ * Node server can do here. Each scenario's URL is taken from the running server: the
  * level's name from the list, the resource from that level's cover, the deep page is the last.
  * Quick search asks 219 different searches in turn (bench/search-queries.ts), broad ones among them, each request
  * numbered so that Shelf's cache of answers never answers it: every request is a search.
@@ -84,6 +85,8 @@ const DEFAULT_DURATION_S = 10
 const DEFAULT_WARMUP_S = 2
 const QUICK_DURATION_S = 2
 const QUICK_WARMUP_S = 0.5
+/** Each server's turn when Shelf and the ceiling take turns (driveInTurns). */
+const ROUND_S = 2
 /** Request timeout; any request slower than this counts as an error. */
 const REQUEST_TIMEOUT_S = 10
 
@@ -375,33 +378,52 @@ function runAutocannon(options: autocannon.Options, samples?: Samples): Promise<
     })
 }
 
-async function drive(baseUrl: string, scenario: Scenario, options: Options): Promise<Load> {
-    const common: autocannon.Options = {
-        url: `${baseUrl}${scenario.path}`,
-        headers: scenario.headers,
-        connections: options.connections,
-        timeout: REQUEST_TIMEOUT_S,
-        ...(scenario.variants && { requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }] }),
-    }
+/**
+ * Drives the scenario against each server (Shelf, then the ceiling) in turns: the measured time
+ * is cut into `rounds` slices and the servers take them alternately, so that a change in what the
+ * rest of a shared machine is doing weighs on both alike, and their ratio stays meaningful.
+ */
+async function driveInTurns(baseUrls: string[], scenario: Scenario, options: Options): Promise<Load[]> {
+    const runs = baseUrls.map((baseUrl) => ({
+        common: {
+            url: `${baseUrl}${scenario.path}`,
+            headers: scenario.headers,
+            connections: options.connections,
+            timeout: REQUEST_TIMEOUT_S,
+            ...(scenario.variants && { requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }] }),
+        } satisfies autocannon.Options,
+        samples: new Samples(),
+        seconds: 0,
+        unexpected: {} as Record<string, number>,
+        errors: 0,
+        timeouts: 0,
+    }))
     // Unmeasured: lets the JIT settle and the connections open.
-    if (options.warmupS > 0) await runAutocannon({ ...common, duration: options.warmupS })
-    const samples = new Samples()
-    const result = await runAutocannon({ ...common, duration: options.durationS }, samples)
-
-    const unexpected: Record<string, number> = {}
-    for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
-        if (Number(status) !== scenario.expectedStatus && stats.count) unexpected[status] = stats.count
+    if (options.warmupS > 0) for (const run of runs) await runAutocannon({ ...run.common, duration: options.warmupS })
+    const rounds = Math.max(1, Math.round(options.durationS / ROUND_S))
+    for (let round = 0; round < rounds; round++) {
+        for (const run of runs) {
+            const result = await runAutocannon({ ...run.common, duration: options.durationS / rounds }, run.samples)
+            run.seconds += result.duration
+            run.errors += result.errors
+            run.timeouts += result.timeouts
+            for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+                if (Number(status) !== scenario.expectedStatus && stats.count) run.unexpected[status] = (run.unexpected[status] ?? 0) + stats.count
+            }
+        }
     }
-    const [p50Ms = Number.NaN, p99Ms = Number.NaN] = samples.percentiles(0.5, 0.99)
-    return {
-        requests: samples.length,
-        requestsPerSecond: result.duration > 0 ? samples.length / result.duration : Number.NaN,
-        p50Ms,
-        p99Ms,
-        unexpected,
-        errors: result.errors,
-        timeouts: result.timeouts,
-    }
+    return runs.map((run) => {
+        const [p50Ms = Number.NaN, p99Ms = Number.NaN] = run.samples.percentiles(0.5, 0.99)
+        return {
+            requests: run.samples.length,
+            requestsPerSecond: run.seconds > 0 ? run.samples.length / run.seconds : Number.NaN,
+            p50Ms,
+            p99Ms,
+            unexpected: run.unexpected,
+            errors: run.errors,
+            timeouts: run.timeouts,
+        }
+    })
 }
 
 /** Sets each request's path to the next variant, numbered so that no two requests are alike. */
@@ -513,12 +535,12 @@ async function benchScenarios(
                 continue
             }
             const label = `${scenario.id}${scenario.acceptEncoding ? ` (${scenario.acceptEncoding})` : ''}`
-            log(`  ${label}: Shelf …`)
-            result.shelf = await drive(shelf.url, scenario, options)
-            if (ceiling) {
-                log(`  ${label}: ceiling …`)
-                result.ceiling = await drive(ceiling.url, scenario, options)
-                result.ratio = result.shelf.requestsPerSecond / result.ceiling.requestsPerSecond
+            log(`  ${label}: Shelf${ceiling ? ' and the ceiling in turns' : ''} …`)
+            const [shelfLoad, ceilingLoad] = await driveInTurns(ceiling ? [shelf.url, ceiling.url] : [shelf.url], scenario, options)
+            result.shelf = shelfLoad!
+            if (ceilingLoad) {
+                result.ceiling = ceilingLoad
+                result.ratio = result.shelf.requestsPerSecond / ceilingLoad.requestsPerSecond
             }
             const problems = [loadProblem(result.shelf), loadProblem(result.ceiling) && `ceiling: ${loadProblem(result.ceiling)}`]
                 .filter((problem): problem is string => problem !== null)
