@@ -119,6 +119,8 @@ interface Scenario {
 }
 
 interface Load {
+    /** CPU time the server used per measured request (user and system), when it could be read. */
+    cpuMsPerRequest: number | null
     requests: number
     requestsPerSecond: number
     p50Ms: number
@@ -383,8 +385,10 @@ function runAutocannon(options: autocannon.Options, samples?: Samples): Promise<
  * is cut into `rounds` slices and the servers take them alternately, so that a change in what the
  * rest of a shared machine is doing weighs on both alike, and their ratio stays meaningful.
  */
-async function driveInTurns(baseUrls: string[], scenario: Scenario, options: Options): Promise<Load[]> {
-    const runs = baseUrls.map((baseUrl) => ({
+async function driveInTurns(servers: { url: string; pid?: number }[], scenario: Scenario, options: Options): Promise<Load[]> {
+    const runs = servers.map(({ url: baseUrl, pid }) => ({
+        pid,
+        cpuSeconds: 0 as number | null,
         common: {
             url: `${baseUrl}${scenario.path}`,
             headers: scenario.headers,
@@ -403,7 +407,10 @@ async function driveInTurns(baseUrls: string[], scenario: Scenario, options: Opt
     const rounds = Math.max(1, Math.round(options.durationS / ROUND_S))
     for (let round = 0; round < rounds; round++) {
         for (const run of runs) {
+            const cpuBefore = await cpuSecondsOf(run.pid)
             const result = await runAutocannon({ ...run.common, duration: options.durationS / rounds }, run.samples)
+            const cpuAfter = await cpuSecondsOf(run.pid)
+            run.cpuSeconds = cpuBefore === null || cpuAfter === null || run.cpuSeconds === null ? null : run.cpuSeconds + cpuAfter - cpuBefore
             run.seconds += result.duration
             run.errors += result.errors
             run.timeouts += result.timeouts
@@ -415,6 +422,7 @@ async function driveInTurns(baseUrls: string[], scenario: Scenario, options: Opt
     return runs.map((run) => {
         const [p50Ms = Number.NaN, p99Ms = Number.NaN] = run.samples.percentiles(0.5, 0.99)
         return {
+            cpuMsPerRequest: run.cpuSeconds === null || run.samples.length === 0 ? null : (run.cpuSeconds * 1000) / run.samples.length,
             requests: run.samples.length,
             requestsPerSecond: run.seconds > 0 ? run.samples.length / run.seconds : Number.NaN,
             p50Ms,
@@ -424,6 +432,25 @@ async function driveInTurns(baseUrls: string[], scenario: Scenario, options: Opt
             timeouts: run.timeouts,
         }
     })
+}
+
+/** Linux's clock ticks a second, the unit of /proc/PID/stat's times. */
+const CLOCK_TICKS = 100
+
+/**
+ * User and system CPU seconds a process has used so far (Linux), or null. Per request it says
+ * what a request costs the server however busy the rest of a shared machine is.
+ */
+async function cpuSecondsOf(pid: number | undefined): Promise<number | null> {
+    if (pid === undefined) return null
+    try {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+        // After the command's name in parentheses: state, then 10 fields, then utime and stime.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    } catch {
+        return null
+    }
 }
 
 /** Sets each request's path to the next variant, numbered so that no two requests are alike. */
@@ -536,7 +563,8 @@ async function benchScenarios(
             }
             const label = `${scenario.id}${scenario.acceptEncoding ? ` (${scenario.acceptEncoding})` : ''}`
             log(`  ${label}: Shelf${ceiling ? ' and the ceiling in turns' : ''} …`)
-            const [shelfLoad, ceilingLoad] = await driveInTurns(ceiling ? [shelf.url, ceiling.url] : [shelf.url], scenario, options)
+            const servers = [{ url: shelf.url, pid: shelf.child.pid }, ...(ceiling ? [{ url: ceiling.url, pid: ceiling.child.pid }] : [])]
+            const [shelfLoad, ceilingLoad] = await driveInTurns(servers, scenario, options)
             result.shelf = shelfLoad!
             if (ceilingLoad) {
                 result.ceiling = ceilingLoad
@@ -699,7 +727,7 @@ function renderSize(size: SizeResult, options: Options): string {
         `${formatCount(size.levels)} levels: ${options.connections} connections, ${options.durationS} s per scenario after ${options.warmupS} s of warm-up`,
         '',
     ]
-    const header = ['scenario', 'encoding', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'ratio', 'check']
+    const header = ['scenario', 'encoding', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'ceiling req/s', 'ceiling p99 ms', 'ceiling CPU ms/req', 'ratio', 'check']
     const rows = size.scenarios.map((scenario) => [
         scenario.id,
         scenario.contentEncoding || (scenario.acceptEncoding ? 'none' : '-'),
@@ -707,12 +735,14 @@ function renderSize(size: SizeResult, options: Options): string {
         formatCount(scenario.shelf?.requestsPerSecond),
         formatNumber(scenario.shelf?.p50Ms, 2),
         formatNumber(scenario.shelf?.p99Ms, 2),
+        formatNumber(scenario.shelf?.cpuMsPerRequest, 3),
         formatCount(scenario.ceiling?.requestsPerSecond),
         formatNumber(scenario.ceiling?.p99Ms, 2),
+        formatNumber(scenario.ceiling?.cpuMsPerRequest, 3),
         scenario.ratio === null ? 'n/a' : `${(scenario.ratio * 100).toFixed(0)}%`,
         scenario.ok ? 'ok' : 'FAIL',
     ])
-    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 1, 9]), '')
+    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 1, 11]), '')
     lines.push(`  encoding: the answer's Content-Encoding when asked with Accept-Encoding: ${REAL_CLIENT_ENCODINGS} ('none' if sent as it is), '-' when asked without`)
     for (const scenario of size.scenarios.filter((scenario) => !scenario.acceptEncoding)) {
         const status = scenario.expectedStatus === 200 ? '' : ` (If-None-Match, expects ${scenario.expectedStatus})`
