@@ -10,9 +10,10 @@
  * an advanced search form is written into it (the pack format's info.json has no search
  * forms), Shelf is started on it (a cold start first when it has no cache yet, or with
  * `--cold`), and then, with the cache warm, every scenario is driven over loopback by
- * autocannon at a fixed number of connections: first Shelf, then a bare node:http server
- * (bench/ceiling-server.ts) answering the same URLs with the same bytes Shelf sent, the most
- * any Node server can do here. Each scenario's URL is taken from the running server: the
+ * autocannon at a fixed number of connections, without and with a real client's
+ * Accept-Encoding: Shelf and, in turns of 2 s, a bare node:http server (bench/ceiling-server.ts)
+ * answering the same URLs with the same bytes Shelf sent, compressed ones included, the most any
+ * Node server can do here. Each scenario's URL is taken from the running server: the
  * level's name from the list, the resource from that level's cover, the deep page is the last.
  * Quick search asks 219 different searches in turn (bench/search-queries.ts), broad ones among them, each request
  * numbered so that Shelf's cache of answers never answers it: every request is a search.
@@ -84,6 +85,8 @@ const DEFAULT_DURATION_S = 10
 const DEFAULT_WARMUP_S = 2
 const QUICK_DURATION_S = 2
 const QUICK_WARMUP_S = 0.5
+/** Each server's turn when Shelf and the ceiling take turns (driveInTurns). */
+const ROUND_S = 2
 /** Request timeout; any request slower than this counts as an error. */
 const REQUEST_TIMEOUT_S = 10
 
@@ -116,6 +119,8 @@ interface Scenario {
 }
 
 interface Load {
+    /** CPU time the server used per measured request (user and system), when it could be read. */
+    cpuMsPerRequest: number | null
     requests: number
     requestsPerSecond: number
     p50Ms: number
@@ -375,32 +380,76 @@ function runAutocannon(options: autocannon.Options, samples?: Samples): Promise<
     })
 }
 
-async function drive(baseUrl: string, scenario: Scenario, options: Options): Promise<Load> {
-    const common: autocannon.Options = {
-        url: `${baseUrl}${scenario.path}`,
-        headers: scenario.headers,
-        connections: options.connections,
-        timeout: REQUEST_TIMEOUT_S,
-        ...(scenario.variants && { requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }] }),
-    }
+/**
+ * Drives the scenario against each server (Shelf, then the ceiling) in turns: the measured time
+ * is cut into `rounds` slices and the servers take them alternately, so that a change in what the
+ * rest of a shared machine is doing weighs on both alike, and their ratio stays meaningful.
+ */
+async function driveInTurns(servers: { url: string; pid?: number }[], scenario: Scenario, options: Options): Promise<Load[]> {
+    const runs = servers.map(({ url: baseUrl, pid }) => ({
+        pid,
+        cpuSeconds: 0 as number | null,
+        common: {
+            url: `${baseUrl}${scenario.path}`,
+            headers: scenario.headers,
+            connections: options.connections,
+            timeout: REQUEST_TIMEOUT_S,
+            ...(scenario.variants && { requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }] }),
+        } satisfies autocannon.Options,
+        samples: new Samples(),
+        seconds: 0,
+        unexpected: {} as Record<string, number>,
+        errors: 0,
+        timeouts: 0,
+    }))
     // Unmeasured: lets the JIT settle and the connections open.
-    if (options.warmupS > 0) await runAutocannon({ ...common, duration: options.warmupS })
-    const samples = new Samples()
-    const result = await runAutocannon({ ...common, duration: options.durationS }, samples)
-
-    const unexpected: Record<string, number> = {}
-    for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
-        if (Number(status) !== scenario.expectedStatus && stats.count) unexpected[status] = stats.count
+    if (options.warmupS > 0) for (const run of runs) await runAutocannon({ ...run.common, duration: options.warmupS })
+    const rounds = Math.max(1, Math.round(options.durationS / ROUND_S))
+    for (let round = 0; round < rounds; round++) {
+        for (const run of runs) {
+            const cpuBefore = await cpuSecondsOf(run.pid)
+            const result = await runAutocannon({ ...run.common, duration: options.durationS / rounds }, run.samples)
+            const cpuAfter = await cpuSecondsOf(run.pid)
+            run.cpuSeconds = cpuBefore === null || cpuAfter === null || run.cpuSeconds === null ? null : run.cpuSeconds + cpuAfter - cpuBefore
+            run.seconds += result.duration
+            run.errors += result.errors
+            run.timeouts += result.timeouts
+            for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+                if (Number(status) !== scenario.expectedStatus && stats.count) run.unexpected[status] = (run.unexpected[status] ?? 0) + stats.count
+            }
+        }
     }
-    const [p50Ms = Number.NaN, p99Ms = Number.NaN] = samples.percentiles(0.5, 0.99)
-    return {
-        requests: samples.length,
-        requestsPerSecond: result.duration > 0 ? samples.length / result.duration : Number.NaN,
-        p50Ms,
-        p99Ms,
-        unexpected,
-        errors: result.errors,
-        timeouts: result.timeouts,
+    return runs.map((run) => {
+        const [p50Ms = Number.NaN, p99Ms = Number.NaN] = run.samples.percentiles(0.5, 0.99)
+        return {
+            cpuMsPerRequest: run.cpuSeconds === null || run.samples.length === 0 ? null : (run.cpuSeconds * 1000) / run.samples.length,
+            requests: run.samples.length,
+            requestsPerSecond: run.seconds > 0 ? run.samples.length / run.seconds : Number.NaN,
+            p50Ms,
+            p99Ms,
+            unexpected: run.unexpected,
+            errors: run.errors,
+            timeouts: run.timeouts,
+        }
+    })
+}
+
+/** Linux's clock ticks a second, the unit of /proc/PID/stat's times. */
+const CLOCK_TICKS = 100
+
+/**
+ * User and system CPU seconds a process has used so far (Linux), or null. Per request it says
+ * what a request costs the server however busy the rest of a shared machine is.
+ */
+async function cpuSecondsOf(pid: number | undefined): Promise<number | null> {
+    if (pid === undefined) return null
+    try {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+        // After the command's name in parentheses: state, then 10 fields, then utime and stime.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    } catch {
+        return null
     }
 }
 
@@ -513,12 +562,13 @@ async function benchScenarios(
                 continue
             }
             const label = `${scenario.id}${scenario.acceptEncoding ? ` (${scenario.acceptEncoding})` : ''}`
-            log(`  ${label}: Shelf …`)
-            result.shelf = await drive(shelf.url, scenario, options)
-            if (ceiling) {
-                log(`  ${label}: ceiling …`)
-                result.ceiling = await drive(ceiling.url, scenario, options)
-                result.ratio = result.shelf.requestsPerSecond / result.ceiling.requestsPerSecond
+            log(`  ${label}: Shelf${ceiling ? ' and the ceiling in turns' : ''} …`)
+            const servers = [{ url: shelf.url, pid: shelf.child.pid }, ...(ceiling ? [{ url: ceiling.url, pid: ceiling.child.pid }] : [])]
+            const [shelfLoad, ceilingLoad] = await driveInTurns(servers, scenario, options)
+            result.shelf = shelfLoad!
+            if (ceilingLoad) {
+                result.ceiling = ceilingLoad
+                result.ratio = result.shelf.requestsPerSecond / ceilingLoad.requestsPerSecond
             }
             const problems = [loadProblem(result.shelf), loadProblem(result.ceiling) && `ceiling: ${loadProblem(result.ceiling)}`]
                 .filter((problem): problem is string => problem !== null)
@@ -677,7 +727,7 @@ function renderSize(size: SizeResult, options: Options): string {
         `${formatCount(size.levels)} levels: ${options.connections} connections, ${options.durationS} s per scenario after ${options.warmupS} s of warm-up`,
         '',
     ]
-    const header = ['scenario', 'encoding', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99 ms', 'ratio', 'check']
+    const header = ['scenario', 'encoding', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'ceiling req/s', 'ceiling p99 ms', 'ceiling CPU ms/req', 'ratio', 'check']
     const rows = size.scenarios.map((scenario) => [
         scenario.id,
         scenario.contentEncoding || (scenario.acceptEncoding ? 'none' : '-'),
@@ -685,12 +735,14 @@ function renderSize(size: SizeResult, options: Options): string {
         formatCount(scenario.shelf?.requestsPerSecond),
         formatNumber(scenario.shelf?.p50Ms, 2),
         formatNumber(scenario.shelf?.p99Ms, 2),
+        formatNumber(scenario.shelf?.cpuMsPerRequest, 3),
         formatCount(scenario.ceiling?.requestsPerSecond),
         formatNumber(scenario.ceiling?.p99Ms, 2),
+        formatNumber(scenario.ceiling?.cpuMsPerRequest, 3),
         scenario.ratio === null ? 'n/a' : `${(scenario.ratio * 100).toFixed(0)}%`,
         scenario.ok ? 'ok' : 'FAIL',
     ])
-    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 1, 9]), '')
+    if (rows.length > 0) lines.push(renderTable(header, rows, [0, 1, 11]), '')
     lines.push(`  encoding: the answer's Content-Encoding when asked with Accept-Encoding: ${REAL_CLIENT_ENCODINGS} ('none' if sent as it is), '-' when asked without`)
     for (const scenario of size.scenarios.filter((scenario) => !scenario.acceptEncoding)) {
         const status = scenario.expectedStatus === 200 ? '' : ` (If-None-Match, expects ${scenario.expectedStatus})`

@@ -126,7 +126,7 @@ const contentSeries = () => {
 const types: ContentType[] = ['post', 'playlist', 'level', 'skin', 'engine', 'replay']
 const names = (items: readonly ItemRecord[]) => items.map((item) => item.name)
 const sorts = [{ by: 'title', order: 'asc' }, { by: 'rating', order: 'desc' }] as const
-const queries = ['neon', 'dream night', 'ni', 'night-', 'échos', '夢', 'level-1', 'rain road', 'zzz']
+const queries = ['neon', 'dream night', 'ni', 'night-', 'échos', '夢', 'level-1', 'rain road', 'zzz', 'e', 'n 1', '7']
 
 /** Everything a request can read of a catalog, in a form two catalogs can be compared by. */
 const view = (catalog: Catalog) => {
@@ -136,8 +136,11 @@ const view = (catalog: Catalog) => {
         seen[`${type} items are the records`] = [...catalog.items[type].values()].map((item) => `${item.name}:${item.fields.rating}:${JSON.stringify(item.fields.title)}`).sort()
         seen[`${type} listed`] = names(catalog.listed[type])
         for (const sort of sorts) seen[`${type} sorted ${sort.by}`] = names(catalog.sortedList(type, sort))
+        // Every search read only after the next one ran: a result outlives the search arrays it was found in.
+        const results = queries.map((keywords) => runQuery(catalog.listed[type], { keywords, filters: [] }))
+        for (const keywords of queries) seen[`${type} search ${keywords}`] = names(runQuery(catalog.listed[type], { keywords, filters: [] }).slice())
+        for (const [at, keywords] of queries.entries()) assert.equal(names(results[at]!.slice()), seen[`${type} search ${keywords}`], `${type} "${keywords}" read after later searches`)
         for (const keywords of queries) {
-            seen[`${type} search ${keywords}`] = names(runQuery(catalog.listed[type], { keywords, filters: [] }).slice())
             seen[`${type} search ${keywords} by title`] = names(runQuery(catalog.sortedList(type, sorts[0]), { keywords, filters: [(item) => item.fields.rating > 10] }).slice())
         }
         for (const item of catalog.listed[type]) {

@@ -34,15 +34,18 @@ class PostingLists {
         return typeof list === 'number' ? Int32Array.of(list) : list.values.subarray(0, list.length)
     }
 
-    forEach(key: number, visit: (value: number) => void) {
+    /** Like `get`, without making an array for a list of one number: the array it gives is only good until the next call. */
+    read(key: number): Int32Array {
         const list = this.lists.get(key)
-        if (list === undefined) return
-        if (typeof list === 'number') visit(list)
-        else for (let index = 0; index < list.length; index++) visit(list.values[index]!)
+        if (list === undefined) return noValues
+        if (typeof list !== 'number') return list.values.subarray(0, list.length)
+        one[0] = list
+        return one
     }
 }
 
 const noValues = new Int32Array(0)
+const one = new Int32Array(1)
 
 /**
  * A small integer (a V8 Smi, the cheapest Map key) for three UTF-16 code units: exact and
@@ -185,12 +188,9 @@ export class SearchIndex {
         return (bits[2 * slot]! & characters.letters) === characters.letters && (bits[2 * slot + 1]! & characters.digits) === characters.digits
     }
 
-    forEachHolder(word: number, visit: (slot: number) => void) {
-        this.holders.forEach(word, visit)
-    }
-
-    forEachTitleHolder(word: number, visit: (slot: number) => void) {
-        this.titleHolders.forEach(word, visit)
+    /** The slots holding the word (in their title): an array good until the next call. */
+    holdersOf(word: number, inTitle: boolean): Int32Array {
+        return (inTitle ? this.titleHolders : this.holders).read(word)
     }
 
     private wordId(word: string) {
@@ -209,14 +209,36 @@ export class SearchIndex {
  * The items holding every term of a search, in their list's order, as `position << 1 | flag`
  * entries: the position in the list, and whether the item may hold the search in its title (its
  * title holds a part of every term). For a search of one word the flag is exact (`exactTitles`):
- * the item holds it in its title or not. `text` and `titleSpan` give an item's search text by its
- * position, for ranking.
+ * the item holds it in its title or not. `ranks` is room for ranking to note what it learns of
+ * each entry, zeroed. `text` and `titleSpan` give an item's search text by its position.
  */
 export type Found = {
-    entries: Int32Array
+    readonly entries: Int32Array
+    readonly ranks: Uint8Array
     exactTitles: boolean
     text(position: number): string
     titleSpan(position: number): TitleSpan
+}
+
+/**
+ * A search's entries and ranks live in the scratch arrays, not in arrays of their own: a broad
+ * search finds a hundred thousand items, and arrays that size made for every search (outside the
+ * heap) make V8 collect the whole heap every few searches. A result is read before the next search
+ * begins; should one outlive it, it is given copies first (`detach`).
+ */
+class ScratchFound implements Found {
+    constructor(
+        public entries: Int32Array,
+        public ranks: Uint8Array,
+        readonly exactTitles: boolean,
+        readonly text: (position: number) => string,
+        readonly titleSpan: (position: number) => TitleSpan,
+    ) {}
+
+    detach() {
+        this.entries = this.entries.slice()
+        this.ranks = this.ranks.slice()
+    }
 }
 
 /**
@@ -235,12 +257,19 @@ class Scratch {
     titleCounts = new Uint16Array(0)
     /** The search that last found the item at a position holding every part looked up. */
     marks = new Uint32Array(0)
-    /** The entries found (see `Found`). */
+    /** The entries found (see `Found`), and their ranks. */
     entries = new Int32Array(0)
+    ranks = new Uint8Array(0)
+    /** The result reading `entries` and `ranks` now. */
+    private holder: ScratchFound | undefined
+    /** The positions of the first items found, when they are few. */
+    few = new Int32Array(0)
     private search = 0
 
     /** Starts a search over `slots` slots, and gives its number. */
     begin(slots: number) {
+        this.holder?.detach()
+        this.holder = undefined
         if (this.stamps.length < slots || this.search === 0xffffffff) {
             const size = Math.max(slots, 2 * this.stamps.length)
             this.stamps = new Uint32Array(size)
@@ -250,38 +279,58 @@ class Scratch {
             this.titleCounts = new Uint16Array(size)
             this.marks = new Uint32Array(size)
             this.entries = new Int32Array(size)
+            this.ranks = new Uint8Array(size)
+            this.few = new Int32Array((size >> 4) + 1)
             this.search = 0
         }
         return ++this.search
+    }
+
+    /** The first `found` entries as a search's result, until the next search. */
+    hold(found: number, exactTitles: boolean, text: Found['text'], titleSpan: Found['titleSpan']): Found {
+        const ranks = this.ranks.subarray(0, found).fill(0)
+        this.holder = new ScratchFound(this.entries.subarray(0, found), ranks, exactTitles, text, titleSpan)
+        return this.holder
     }
 }
 
 const scratch = new Scratch()
 
+/** Where the slots holding every part are marked: by their position in a list, the first few also listed. */
+type Marking = { positions: Int32Array; marks: Uint32Array; few: Int32Array; count: number }
+
 /**
  * Counts, for each slot, how many of the parts in turn it holds (through any of a part's words),
- * and calls `holdsAll` for each slot holding every part. Only a slot that held every earlier part
- * counts the next one, and holding a part twice counts it once.
+ * and marks each slot holding every part. Only a slot that held every earlier part counts the
+ * next one, and holding a part twice counts it once.
  */
 const countHolders = (
     wordsByPart: readonly number[][],
-    forEachHolder: (word: number, visit: (slot: number) => void) => void,
+    index: SearchIndex,
+    inTitle: boolean,
     stamps: Uint32Array,
     counts: Uint16Array,
     search: number,
-    holdsAll: (slot: number) => void,
+    marking?: Marking,
 ) => {
-    wordsByPart.forEach((words, count) => {
+    for (let count = 0; count < wordsByPart.length; count++) {
         const last = count === wordsByPart.length - 1
-        for (const word of words) {
-            forEachHolder(word, (slot) => {
-                if ((stamps[slot] === search ? counts[slot] : 0) !== count) return
+        for (const word of wordsByPart[count]!) {
+            const slots = index.holdersOf(word, inTitle)
+            for (let at = 0; at < slots.length; at++) {
+                const slot = slots[at]!
+                if ((stamps[slot] === search ? counts[slot] : 0) !== count) continue
                 stamps[slot] = search
                 counts[slot] = count + 1
-                if (last) holdsAll(slot)
-            })
+                if (!last || !marking) continue
+                const position = slot < marking.positions.length ? marking.positions[slot]! : -1
+                if (position < 0) continue
+                marking.marks[position] = search
+                if (marking.count < marking.few.length) marking.few[marking.count] = position
+                marking.count++
+            }
         }
-    })
+    }
 }
 
 /**
@@ -322,8 +371,12 @@ export class ListSearch {
         const { stamps, counts, titled, titleStamps, titleCounts, marks, entries } = scratch
         // With one term of letters and digits, its words' lists (or its character) say which items hold it in their title.
         const exactTitles = exact && terms.length === 1
-        if (exactTitles && looked.length) for (const word of wordsByPart[0]!) index.forEachTitleHolder(word, (slot) => (titled[slot] = search))
-        else countHolders(wordsByPart, (word, visit) => index.forEachTitleHolder(word, visit), titleStamps, titleCounts, search, () => {})
+        if (exactTitles && looked.length) {
+            for (const word of wordsByPart[0]!) {
+                const holders = index.holdersOf(word, true)
+                for (let at = 0; at < holders.length; at++) titled[holders[at]!] = search
+            }
+        } else countHolders(wordsByPart, index, true, titleStamps, titleCounts, search)
         const inTitle = (slot: number) =>
             (exactTitles && looked.length ? titled[slot] === search : !looked.length || (titleStamps[slot] === search && titleCounts[slot] === looked.length)) &&
             (!characters || index.holdsCharacters(slot, characters, true))
@@ -339,26 +392,20 @@ export class ListSearch {
             for (let position = 0; position < slots.length; position++) add(position)
         } else {
             // Few items found are sorted by position; many are marked and read off in order.
-            const few: number[] = []
-            let many = false
-            countHolders(wordsByPart, (word, visit) => index.forEachHolder(word, visit), stamps, counts, search, (slot) => {
-                const position = slot < positions.length ? positions[slot]! : -1
-                if (position < 0) return
-                marks[position] = search
-                if (!many && few.push(position) * 16 > slots.length) many = true
-            })
-            if (many) {
+            const marking: Marking = { positions, marks, few: scratch.few.subarray(0, (slots.length >> 4) + 1), count: 0 }
+            countHolders(wordsByPart, index, false, stamps, counts, search, marking)
+            if (marking.count > marking.few.length) {
                 for (let position = 0; position < slots.length; position++) if (marks[position] === search) add(position)
             } else {
-                for (const position of few.sort((a, b) => a - b)) add(position)
+                for (const position of marking.few.subarray(0, marking.count).sort()) add(position)
             }
         }
-        return {
-            entries: entries.slice(0, found),
+        return scratch.hold(
+            found,
             exactTitles,
-            text: (position) => index.texts[slots[position]!]!,
-            titleSpan: (position) => index.titleSpans[slots[position]!]!,
-        }
+            (position) => index.texts[slots[position]!]!,
+            (position) => index.titleSpans[slots[position]!]!,
+        )
     }
 
     private placesIn(index: SearchIndex) {
@@ -382,6 +429,7 @@ export const findEach = (list: readonly CatalogItem[], terms: readonly string[])
     })
     return {
         entries: Int32Array.from(entries),
+        ranks: new Uint8Array(entries.length),
         exactTitles: false,
         text: (position) => searchTextOf(list[position]!),
         titleSpan: (position) => titleSpanOf(list[position]!),

@@ -94,8 +94,9 @@ export type ItemSequence = Sequence<CatalogItem>
  * word, then partial matches.
  */
 const rank = (list: readonly CatalogItem[], found: Found, terms: readonly string[], filters: readonly ItemFilter[]): ItemSequence => {
-    const entries = filters.length ? found.entries.filter((entry) => filters.every((filter) => filter(list[entry >> 1]!))) : found.entries
-    return new RankedItems(list, { ...found, entries }, terms)
+    if (!filters.length) return new RankedItems(list, found, terms)
+    const entries = found.entries.filter((entry) => filters.every((filter) => filter(list[entry >> 1]!)))
+    return new RankedItems(list, { ...found, entries, ranks: new Uint8Array(entries.length), text: found.text, titleSpan: found.titleSpan }, terms)
 }
 
 /** Ranks, best first: the phrase in the title, the phrase elsewhere, every term a whole word, the rest. */
@@ -105,12 +106,12 @@ const rankCount = 4
  * Found items in the order of their ranks, worked out only as far as asked: the first page of a
  * search holding thousands of items looks at the text of the items before the page's last, rank
  * by rank, not at all of them. Each rank is read off the items found in their order, from where
- * the last page stopped; an item's rank is worked out once.
+ * the last page stopped, and an item is tested only for the rank being read: whether it holds
+ * every term as a whole word is asked only once the phrase is known to be nowhere in it, and only
+ * of the items the page needs.
  */
 class RankedItems implements ItemSequence {
     private readonly phrase: string
-    /** Each found item's rank plus one, 0 while not worked out. */
-    private readonly ranks: Uint8Array
     /** Per rank: its items found so far (as indexes of the entries), and how far the entries were looked at for it. */
     private readonly members: number[][] = Array.from({ length: rankCount }, () => [])
     private readonly looked = new Array<number>(rankCount).fill(0)
@@ -121,7 +122,6 @@ class RankedItems implements ItemSequence {
         private readonly terms: readonly string[],
     ) {
         this.phrase = terms.join(' ')
-        this.ranks = new Uint8Array(found.entries.length)
     }
 
     get length() {
@@ -153,31 +153,49 @@ class RankedItems implements ItemSequence {
         const { length } = this.found.entries
         while (members.length < wanted && this.looked[rank]! < length) {
             const at = this.looked[rank]!++
-            if (this.rankOf(at) === rank) members.push(at)
+            if (this.isOfRank(at, rank)) members.push(at)
         }
         return members
     }
 
-    private rankOf(at: number) {
-        if (!this.ranks[at]) this.ranks[at] = this.workOutRank(at) + 1
-        return this.ranks[at]! - 1
+    /** Whether the item is of `rank`, the ranks before it tested first (they are, when the ranks are read in order). */
+    private isOfRank(at: number, rank: number): boolean {
+        // What is known of each found item's rank: nothing (0), the rank plus one (1–4), or that it is past rank r (r + 5).
+        const { ranks } = this.found
+        for (;;) {
+            const known = ranks[at]!
+            if (known >= 1 && known <= rankCount) return known - 1 === rank
+            const lowest = known === 0 ? 0 : known - rankCount
+            if (lowest > rank) return false
+            if (this.holdsRank(at, lowest)) ranks[at] = lowest + 1
+            else ranks[at] = lowest + 1 === rankCount - 1 ? rankCount : lowest + 1 + rankCount
+        }
     }
 
-    private workOutRank(at: number) {
+    /** Whether the item, known not to be of a better rank, is of this one. */
+    private holdsRank(at: number, rank: number) {
         const entry = this.found.entries[at]!
-        const position = entry >> 1
         const mayHoldInTitle = (entry & 1) === 1
-        if (this.found.exactTitles) return mayHoldInTitle ? 0 : 1
-        const text = this.found.text(position)
-        const title = this.found.titleSpan(position)
-        if (mayHoldInTitle) {
-            const inTitle = text.indexOf(this.phrase, title.start)
-            if (inTitle >= 0 && inTitle + this.phrase.length <= title.end) return 0
+        if (rank === 0 && this.found.exactTitles) return mayHoldInTitle
+        // One term is the phrase, and the item holds it.
+        if (rank === 1 && this.terms.length === 1) return true
+        if (rank === 0 && !mayHoldInTitle) return false
+        const text = this.found.text(entry >> 1)
+        const title = this.found.titleSpan(entry >> 1)
+        switch (rank) {
+            case 0: {
+                const inTitle = text.indexOf(this.phrase, title.start)
+                return inTitle >= 0 && inTitle + this.phrase.length <= title.end
+            }
+            case 1:
+                // A phrase of several terms has a space, which the name (the line before the title)
+                // never has, so it is found from the title on or not at all.
+                return text.indexOf(this.phrase, title.start) >= 0
+            case 2:
+                return this.terms.every((term) => holdsWholeWord(text, term))
+            default:
+                return true
         }
-        // One term is the phrase, and the item holds it. A phrase of several has a space, which the
-        // name (the line before the title) never has, so it is found from the title on or not at all.
-        if (this.terms.length === 1 || text.indexOf(this.phrase, title.start) >= 0) return 1
-        return this.terms.every((term) => holdsWholeWord(text, term)) ? 2 : 3
     }
 }
 
