@@ -38,7 +38,18 @@ export type ShelfOptions = {
     staticExport?: boolean
     /** Keep guests' answers for the next identical request (on unless false; `shelf export` asks each once). */
     keepAnswers?: boolean
+    /** Player writes as git commits, and following a remote (--git, --git-pull, --git-push). */
+    git?: GitOptions
 }
+
+export type GitOptions = {
+    /** Follow the current branch's upstream: fetch every `everyMs`, and at once when a webhook signed with `webhookSecret` arrives. */
+    pull?: { everyMs: number; webhookSecret?: string }
+    /** Push player commits to the upstream after each write. */
+    push: boolean
+}
+
+export const gitDefaults = { pullEveryMs: 60_000 }
 
 export type SignInOptions = {
     enabled: boolean

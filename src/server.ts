@@ -13,6 +13,7 @@ import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
+import { openGit, startGit } from './git/content-git.js'
 import { createApp } from './http/app.js'
 import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
@@ -46,6 +47,8 @@ export type RunningShelf = {
     events: EventEmitter<{ reload: [ReloadReport] }>
     /** What writes cut short by an earlier crash left in the folder, removed once watching (nothing on a read-only server). */
     leftovers: Promise<string[]>
+    /** The upstream --git-pull and --git-push follow, `origin/main`. */
+    gitUpstream?: string
     close(): Promise<void>
 }
 
@@ -102,6 +105,8 @@ export const loadCatalog = async (options: ShelfOptions) => new Catalog((await o
 export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
     const readSince = Date.now()
     if (options.webClient) await checkWebClient(options.webClient)
+    // git is checked first: a folder that cannot be committed to is refused before it is read.
+    const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const { content, state, hashes, stateFolder, containment } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
@@ -121,6 +126,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         },
         options.watch === true,
     )
+    const git = openedGit ? await startGit(openedGit, (paths) => updates.applyWritten(paths)) : undefined
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
     const timeouts = { ...defaultClientTimeouts, ...options.clientTimeouts }
     const server = createServer(clientTimeoutOptions(timeouts))
@@ -129,8 +135,9 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
     const addresses = new AcceptedAddresses(options.address, { host: listen.host, port })
-    const auth = await createAuth(options, stateFolder, addresses).catch((error: unknown) => {
+    const auth = await createAuth(options, stateFolder, addresses).catch(async (error: unknown) => {
         server.close()
+        await git?.close()
         throw error
     })
     const multiplayer = options.multiplayer && { url: options.multiplayer.url, rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }) }
@@ -139,7 +146,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         options.readOnly || !auth.signInEnabled
             ? undefined
             : {
-                  writer: new ContentWriter(content, updates),
+                  writer: new ContentWriter(content, updates, git?.written),
                   currentCatalog: () => catalog,
                   uploads: new UploadKeys<Flags>(options.uploadKeyLifetimeMs),
                   rates: new WriteRates(),
@@ -147,7 +154,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, live, containment }))
+    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
@@ -165,8 +172,10 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         watching,
         events,
         leftovers,
+        gitUpstream: git?.upstream,
         close: async () => {
             await leftovers.catch(() => undefined)
+            await git?.close()
             await watcher?.close()
             live?.close()
             await hashesSaver.flush()

@@ -4,7 +4,7 @@
  */
 import type { LevelItem, ServerInfo, ServerItemDetails, ServerItemList } from '@sonolus/core'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -186,7 +186,7 @@ test('--help prints every flag and exits 0', async () => {
         const exit = await exitOf(cli)
         assert.is(exit.code, 0, `shelf ${args.join(' ')}`)
         const help = cli.stdout.join('\n')
-        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts', '--no-sign-in', '--signature-key', '--session-secret', '--multiplayer-url', '--no-web', '--web-client']) {
+        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts', '--no-sign-in', '--signature-key', '--session-secret', '--multiplayer-url', '--no-web', '--web-client', '--git', '--git-pull', '--git-pull-every', '--git-push', '--git-webhook-secret']) {
             assert.ok(help.includes(flag), `shelf ${args.join(' ')} mentions ${flag}`)
         }
     }
@@ -202,6 +202,9 @@ test('usage errors exit with code 2 and say what is wrong on stderr', async () =
         [['serve', '--session-lifetime', '30'], [/--session-lifetime/, /30m/]],
         [['serve', '--signature-window', '-5s'], [/--signature-window/]],
         [['serve', '--multiplayer-url', 'https://rooms.test'], [/--multiplayer-url/, /wss:\/\//]],
+        [['serve', '--git-pull-every', 'often'], [/--git-pull-every/, /often/]],
+        [['serve', '--git', '--git-webhook-secret', 'a long enough secret'], [/--git-webhook-secret starts a pull, so it needs --git-pull/]],
+        [['serve', '--git-pull', '--git-webhook-secret', 'short'], [/--git-webhook-secret must be 16 characters or more/]],
         [['serv'], [/serv/]],
     ]
     for (const [args, patterns] of cases) {
@@ -228,6 +231,15 @@ test('a signature key file that is not a key stops the CLI with exit code 1 and 
     const exit = await exitOf(cli)
     assert.is(exit.code, 1)
     assert.match(cli.stderr(), /--signature-key .*expected an EC P-256 key/)
+})
+
+test('--git on a folder outside any git work tree stops the CLI with exit code 1 and says what to do', async () => {
+    const folder = join(scratch, 'not-in-git')
+    await mkdir(folder, { recursive: true })
+    const cli = shelf(['serve', '--content', folder, '--port', '0', '--git'])
+    const exit = await exitOf(cli)
+    assert.is(exit.code, 1, cli.stderr())
+    assert.match(cli.stderr(), /--git needs the content folder .*not-in-git to be inside a git work tree, and it is not: run "git init"/)
 })
 
 test('a content folder that does not exist stops the CLI with exit code 1 and names the folder', async () => {

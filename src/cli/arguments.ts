@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { sessionSecretVariable } from '../auth/session-secret.js'
-import { multiplayerDefaults, signInDefaults, type ShelfOptions } from '../config.js'
+import { gitDefaults, multiplayerDefaults, signInDefaults, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
 
 export const helpText = `Shelf: a content server for the Sonolus app, driven by a folder of files.
@@ -50,6 +50,20 @@ Multiplayer rooms (off unless a multiplayer server is given):
   --room-reservation D
                     how long a new room waits for its creator to join (default: 5m)
   --room-lifetime D how long a room stays listed after its last join (default: 2h)
+
+Git (off unless asked; needs the git command, 2.32 or newer):
+  --git             commit every player write to the folder's git repository, one commit
+                    each, authored by the player; the content folder must be in a git work
+                    tree, and what you staged or changed yourself is never part of them
+  --git-pull        follow the current branch's upstream: fetch, fast-forward (or replay
+                    the server's commits on top), serve the change; implies --git
+  --git-pull-every D
+                    how often to pull (default: 1m); implies --git-pull
+  --git-push        push player commits to the upstream after each write; implies --git
+  --git-webhook-secret S
+                    pull at once when POST /_shelf/git/webhook arrives signed with S (an
+                    HMAC-SHA256 of the body, as GitHub, Gitea and Forgejo sign); needs
+                    --git-pull (default: $SHELF_GIT_WEBHOOK_SECRET)
 
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
@@ -105,6 +119,11 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 'room-reservation': { type: 'string' },
                 'room-lifetime': { type: 'string' },
                 'owner-token': { type: 'string' },
+                git: { type: 'boolean', default: false },
+                'git-pull': { type: 'boolean', default: false },
+                'git-pull-every': { type: 'string' },
+                'git-push': { type: 'boolean', default: false },
+                'git-webhook-secret': { type: 'string' },
             },
             allowNegative: true,
         }).values
@@ -138,8 +157,27 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                           reservationMs: parseDuration('--room-reservation', parsed['room-reservation'], multiplayerDefaults.reservationMs),
                           lifetimeMs: parseDuration('--room-lifetime', parsed['room-lifetime'], multiplayerDefaults.lifetimeMs),
                       },
+            git: parseGit(parsed, env),
         },
         listen: { port: parsePort(parsed.port ?? env.PORT ?? '3000'), host: parsed.host },
+    }
+}
+
+export const webhookSecretVariable = 'SHELF_GIT_WEBHOOK_SECRET'
+
+type GitFlags = { git: boolean; 'git-pull': boolean; 'git-pull-every'?: string; 'git-push': boolean; 'git-webhook-secret'?: string }
+
+/** --git-pull, --git-pull-every and --git-push each imply --git: they follow the commits it makes. */
+const parseGit = (flags: GitFlags, env: NodeJS.ProcessEnv): ShelfOptions['git'] => {
+    const pull = flags['git-pull'] || flags['git-pull-every'] !== undefined
+    const webhookSecret = flags['git-webhook-secret'] ?? env[webhookSecretVariable]
+    if (flags['git-webhook-secret'] !== undefined && !pull) throw new UsageError('--git-webhook-secret starts a pull, so it needs --git-pull')
+    // A guessable secret would let anyone make the server pull (harmless, but not asked for).
+    if (pull && webhookSecret !== undefined && webhookSecret.length < 16) throw new UsageError('--git-webhook-secret must be 16 characters or more')
+    if (!flags.git && !pull && !flags['git-push']) return undefined
+    return {
+        pull: pull ? { everyMs: parseDuration('--git-pull-every', flags['git-pull-every'], gitDefaults.pullEveryMs), webhookSecret } : undefined,
+        push: flags['git-push'],
     }
 }
 

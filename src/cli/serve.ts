@@ -44,6 +44,12 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         if (!options.address) console.log('  (a server reached by any other address, a public one say, needs --address)')
     }
     if (options.multiplayer) console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
+    if (options.git) {
+        const { pull, push } = options.git
+        console.log('  player writes are committed to git, one commit each, authored by the player (--git)')
+        if (pull) console.log(`  following ${shelf.gitUpstream} every ${pull.everyMs / 1000} s${pull.webhookSecret ? `, and at once on a signed POST ${shelf.url}/_shelf/git/webhook` : ''}`)
+        if (push) console.log(`  pushing player commits to ${shelf.gitUpstream}`)
+    }
     if (options.readOnly) console.log('  read-only: players cannot create, comment or submit results')
     else if (options.signIn?.enabled !== false) console.log('  signed-in players write into this folder through the forms of server.yaml (--read-only turns that off)')
     void shelf.leftovers.then(

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
 import type { Containment } from '../content/containment.js'
+import type { ContentGit } from '../git/content-git.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
@@ -20,6 +21,7 @@ import { communityActionRoutes } from './routes/community-actions.js'
 import { communityRoutes } from './routes/community.js'
 import { createRoutes } from './routes/create.js'
 import { developmentRoutes } from './routes/development.js'
+import { gitWebhookRoutes } from './routes/git-webhook.js'
 import { itemActionRoutes } from './routes/item-actions.js'
 import { itemDetailsRoutes } from './routes/item-details.js'
 import { itemTypeRoutes } from './routes/item-types.js'
@@ -34,7 +36,7 @@ import { webClient } from '../web/web-client.js'
 import { sessionUser } from './session.js'
 import type { Writes } from './submissions.js'
 
-/** What the routes serve besides the catalog; `writes` is absent on a read-only server. */
+/** What the routes serve besides the catalog; `writes` is absent on a read-only server, `git` without --git. */
 export type Services = {
     auth: Auth
     multiplayer?: Multiplayer
@@ -42,6 +44,7 @@ export type Services = {
     /** The live preview of the web pages, while the folder is watched. */
     live?: LivePreview
     containment: Containment
+    git?: ContentGit
 }
 
 /**
@@ -49,7 +52,7 @@ export type Services = {
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, live, containment }: Services) => {
+export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, live, containment, git }: Services) => {
     const app = new Koa()
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
     app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
@@ -90,7 +93,8 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     leaderboardRoutes(router)
     app.use(sessionless.routes())
     app.use(router.routes())
-    app.use(developmentRoutes(getCatalog, options.ownerToken))
+    app.use(developmentRoutes(getCatalog, options.ownerToken, git?.problems))
+    if (git) app.use(gitWebhookRoutes(git))
     if (options.webClient) app.use(webClient(options.webClient, (path) => path === `/${options.name}` || path.startsWith(`/${options.name}/`) || path.startsWith('/_shelf/')))
     else if (options.web !== false) app.use(webPageRoutes(getCatalog, options, live, writes !== undefined))
     app.use(notFoundAsJson)

@@ -5,7 +5,7 @@ import type { ContentType } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
 import type { FormDeclaration, WriteKind } from '../content/server-settings.js'
 import type { FormValues } from '../writes/item-files.js'
-import type { ContentWriter } from '../writes/content-writer.js'
+import type { ContentWriter, WriteChange } from '../writes/content-writer.js'
 import type { UploadedFiles, UploadKeys } from '../writes/upload-keys.js'
 import { readUploadedFiles } from '../writes/uploaded-files.js'
 import type { WriteRates } from '../writes/write-rates.js'
@@ -79,9 +79,11 @@ export const expectedFiles = ({ form, values }: Submission): ExpectedFile[] =>
 /**
  * Answers a submit (§2.3). With no files to wait for it is done now; otherwise the answer is an
  * upload key for exactly these hashes, this user and the paired upload endpoint, and the work is
- * done when the files arrive.
+ * done when the files arrive. The work is one write by `change.user`, recorded as `change.did`.
  */
-export const answerSubmit = async (ctx: Context, writes: Writes, user: SessionUser, files: ExpectedFile[], complete: (files: UploadedFiles) => Promise<Flags>) => {
+export const answerSubmit = async (ctx: Context, writes: Writes, change: WriteChange, files: ExpectedFile[], write: (files: UploadedFiles) => Promise<Flags>) => {
+    const { user } = change
+    const complete = (uploaded: UploadedFiles) => writes.writer.as(change, () => write(uploaded))
     const hashes = [...new Set(files.map(({ hash }) => hash))]
     if (!hashes.length) {
         respond(ctx, { key: '', hashes: [], ...(await complete(new Map())) })

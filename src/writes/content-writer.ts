@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
 import { existsSync, lstatSync, realpathSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import type { SessionUser } from '../auth/sessions.js'
 import { isSafeName, type ItemRecord } from '../content/load.js'
 import type { CatalogUpdates } from '../updates/catalog-updates.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
@@ -33,6 +35,15 @@ const filesUnder = async (root: string, folder: string): Promise<string[]> => {
 /** A change of one file: new bytes, or its removal (`bytes` undefined); `required` refuses the removal of a file already gone. */
 export type FileChange = { path: string; bytes?: Buffer | string; required?: boolean }
 
+/** Who made a write, and what they did, in words that follow their name: `commented on levels/x`. */
+export type WriteChange = { user: SessionUser; did: string }
+
+/**
+ * Told the files of each player's write (as written: bytes, or undefined for a removal) once
+ * they are on disk and served, before the answer: git commits them.
+ */
+export type WrittenHook = (files: FileChange[], change: WriteChange) => Promise<unknown>
+
 /**
  * Writes what players make into the content folder as ordinary files, atomically and on disk
  * before it returns, then has the catalog reload them, so every answer that follows sees them.
@@ -48,12 +59,35 @@ export class ContentWriter {
     private readonly locks = new ItemLocks()
     /** The root as links resolve it: a folder reached through a link must land below it. */
     private readonly realRoot: string
+    /** The files written so far by the player's write running now, with what each holds. */
+    private readonly writing = new AsyncLocalStorage<Map<string, FileChange>>()
 
     constructor(
         private readonly root: string,
         private readonly updates: CatalogUpdates,
+        private readonly written?: WrittenHook,
     ) {
         this.realRoot = realpathSync.native(root)
+    }
+
+    /**
+     * Runs one player's write, however many steps it takes (an undo included), and tells the
+     * hook its files once, after the last step and before the answer. The bytes are those this
+     * write wrote, whatever a later write has put in the file since.
+     */
+    async as<T>(change: WriteChange, write: () => Promise<T>): Promise<T> {
+        if (!this.written) return write()
+        const files = new Map<string, FileChange>()
+        try {
+            return await this.writing.run(files, write)
+        } finally {
+            if (files.size) await this.written([...files.values()], change)
+        }
+    }
+
+    private record(changes: FileChange[]) {
+        const files = this.writing.getStore()
+        if (files) for (const { path, bytes } of changes) files.set(path, { path, bytes })
     }
 
     /**
@@ -87,6 +121,7 @@ export class ContentWriter {
                 await rm(staging, { recursive: true, force: true })
                 throw error
             }
+            this.record(Object.entries(files).map(([fileName, bytes]) => ({ path: `${unit}/${fileName}`, bytes })))
             await this.updates.applyWritten([unit, ...(await filesUnder(this.root, unit))])
             return unit
         })
@@ -118,6 +153,7 @@ export class ContentWriter {
                     await writeFileAtomic(absolute, bytes)
                 }
                 changed.push(path)
+                this.record([{ path, bytes }])
             }
             await this.updates.applyWritten(changed)
         })
@@ -132,6 +168,7 @@ export class ContentWriter {
             const trash = this.inside(typeFolder, asideName(name, 'deleted'))
             await rename(this.inside(typeFolder, name), trash)
             await rm(trash, { recursive: true, force: true })
+            this.record(files.map((path) => ({ path })))
             await this.updates.applyWritten([unit, ...files])
         })
     }

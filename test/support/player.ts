@@ -25,7 +25,10 @@ export type Player = {
 }
 
 /** `target` may be a getter: the player's session outlives a restart of a server that keeps its secret. */
-export const signInPlayer = async (target: TestServer | (() => TestServer), signer: TestSigner, id: string, name: string): Promise<Player> => {
+/** What a player needs of a server: where it listens, and its protocol root. */
+type Reachable = Pick<TestServer, 'url' | 'root'>
+
+export const signInPlayer = async (target: Reachable | (() => Reachable), signer: TestSigner, id: string, name: string): Promise<Player> => {
     const current = typeof target === 'function' ? target : () => target
     const server = current()
     const signIn = await answerOf<{ session: string }>(await postSigned(`${server.root}/authenticate`, await signed(signer, authenticateBody(server.url, testProfile(id, name)))))
@@ -48,7 +51,7 @@ export const signInPlayer = async (target: TestServer | (() => TestServer), sign
 }
 
 /** A multipart upload as the app sends it: one `files` part per file, named by its hash. */
-export const uploadFiles = async (server: TestServer, path: string, key: string | undefined, files: Buffer[], session?: string): Promise<Answer> => {
+export const uploadFiles = async (server: Reachable, path: string, key: string | undefined, files: Buffer[], session?: string): Promise<Answer> => {
     const form = new FormData()
     for (const file of files) form.append('files', new Blob([new Uint8Array(file)]), 'file')
     const headers: Record<string, string> = {}

@@ -29,7 +29,7 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
         if (!content) throw new HttpError(400, 'option "content" is required: the text of the comment')
         const { user } = submission
         countWrite(ctx, writes, 'comments', user)
-        await answerSubmit(ctx, writes, user, expectedFiles(submission), async () => {
+        await answerSubmit(ctx, writes, { user, did: `commented on ${folder}` }, expectedFiles(submission), async () => {
             const frontMatter = stringify({ author: displayName(user), authorId: user.id, time: new Date().toISOString() }, { lineWidth: 0 })
             await writes.writer.updateFiles([{ path: `${folder}/comments/${generatedName()}.md`, bytes: `---\n${frontMatter}---\n${content}\n` }])
             return refreshComments
@@ -50,7 +50,9 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
         if (!mayModify(submission.user, comment.authorId, settings.admins)) {
             throw new HttpError(403, `only the player who wrote this comment or an admin may ${submission.form.type} it`)
         }
-        await answerSubmit(ctx, writes, submission.user, expectedFiles(submission), async () => {
+        const own = comment.authorId === submission.user.id
+        const did = `deleted ${own ? 'a' : `${comment.author}'s`} comment on ${itemLocation(item).folder ?? item.file}`
+        await answerSubmit(ctx, writes, { user: submission.user, did }, expectedFiles(submission), async () => {
             await writes.writer.updateFiles([{ path: comment.file, required: true }])
             return refreshComments
         })

@@ -30,7 +30,7 @@ export const createRoutes = (router: Router, writes: Writes) => {
         countWrite(ctx, writes, 'creates', user)
         const name = generatedName()
         const complete = { ...record, author: record.author ?? user.name, authorId: user.id, time: new Date().toISOString() }
-        await answerSubmit(ctx, writes, user, expectedFiles(submission), async (uploaded) => {
+        await answerSubmit(ctx, writes, { user, did: `created ${info.plural}/${name}` }, expectedFiles(submission), async (uploaded) => {
             const itemFiles: Record<string, Buffer | string> = { 'item.yaml': recordFile(complete, user) }
             for (const { role, hash } of files) {
                 const bytes = uploaded.get(hash)!

@@ -32,7 +32,9 @@ export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: st
             submission.form.type === 'delete'
                 ? () => deleteItem(writes, item)
                 : (uploaded: UploadedFiles) => editItem(writes, contentRoot, item, submission.values, uploaded)
-        await answerSubmit(ctx, writes, submission.user, expectedFiles(submission), act)
+        const { folder, file } = itemLocation(item)
+        const did = `${submission.form.type === 'delete' ? 'deleted' : 'edited'} ${folder ?? file}`
+        await answerSubmit(ctx, writes, { user: submission.user, did }, expectedFiles(submission), act)
     })
 
     router.post('/:type/:itemName/upload', async (ctx) => {

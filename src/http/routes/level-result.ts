@@ -43,7 +43,8 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
         const { user } = submission
         countWrite(ctx, writes, 'results', user)
         const name = generatedName()
-        await answerSubmit(ctx, writes, user, [{ hash: dataHash }, { hash: configurationHash }], async (uploaded) => {
+        const did = `recorded a replay of levels/${levelName} as ${contentTypeInfos.replay.plural}/${name}`
+        await answerSubmit(ctx, writes, { user, did }, [{ hash: dataHash }, { hash: configurationHash }], async (uploaded) => {
             const files = { data: uploaded.get(dataHash)!, configuration: uploaded.get(configurationHash)! }
             for (const [role, bytes] of Object.entries(files)) {
                 if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new HttpError(400, `the replay's ${role} must be gzip-compressed JSON, as the app records it`)

@@ -1,0 +1,170 @@
+import type { Problem } from '../content/problems.js'
+import type { ContentRepository, Upstream } from './content-repository.js'
+import { noCommit } from './content-repository.js'
+import { GitCommandError } from './git-command.js'
+import type { GitProblems } from './git-problems.js'
+import { conflictBranchPrefix, replay } from './replay.js'
+
+/** git's tree with nothing in it: where a branch with no commit yet starts from. */
+const emptyTree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
+
+/** A push refused because the remote moved is retried after a pull, this many times in all. */
+const pushAttempts = 5
+
+/** What one pull did. */
+export type PullOutcome = { from?: string; to?: string; changed: string[]; conflicts: string[] }
+
+export type RemoteSyncOptions = { pullEveryMs?: number; push: boolean }
+
+/**
+ * Follows the current branch's upstream: fetches, then brings the folder up to date (a
+ * fast-forward, or the local commits replayed on top of the remote) and hands the changed paths
+ * to the same reload as an edit; pushes local commits, one push for however many commits were
+ * made while the previous push was on its way.
+ */
+export class RemoteSync {
+    private pullRunning: Promise<unknown> = Promise.resolve()
+    private pullNext: Promise<PullOutcome> | undefined
+    private pushing: Promise<void> | undefined
+    private pushAgain = false
+    private timer: NodeJS.Timeout | undefined
+    private closed = false
+    /** One problem per conflict branch, for as long as the branch is there. */
+    conflicts: Problem[] = []
+
+    constructor(
+        private readonly repository: ContentRepository,
+        private readonly upstream: Upstream,
+        private readonly problems: GitProblems,
+        private readonly options: RemoteSyncOptions,
+        /** Reloads paths (relative to the content folder) a pull changed; resolves once they are served. */
+        private readonly changed: (paths: string[]) => Promise<void>,
+    ) {}
+
+    /** Lists the conflicts left from before, and pulls once at once, then every interval. */
+    async start() {
+        await this.listConflicts()
+        if (this.options.pullEveryMs !== undefined) void this.pull().then(() => this.schedulePull(), () => this.schedulePull())
+    }
+
+    /** Fetches and brings the folder up to date; a pull asked for while one runs is done once after it. */
+    pull(): Promise<PullOutcome> {
+        this.pullNext ??= this.pullRunning.then(() => {
+            this.pullNext = undefined
+            return this.pullOnce()
+        })
+        this.pullRunning = this.pullNext.catch(() => undefined)
+        return this.pullNext
+    }
+
+    /** Pushes the branch soon; commits made while a push runs go in the next one. */
+    requestPush() {
+        if (!this.options.push || this.closed) return
+        if (this.pushing) {
+            this.pushAgain = true
+            return
+        }
+        this.pushing = this.pushWhileAsked().finally(() => (this.pushing = undefined))
+    }
+
+    async close() {
+        this.closed = true
+        clearTimeout(this.timer)
+        await this.pushing
+        await this.pullRunning
+    }
+
+    private schedulePull() {
+        if (this.options.pullEveryMs === undefined || this.closed) return
+        this.timer = setTimeout(() => void this.pull().then(() => this.schedulePull(), () => this.schedulePull()), this.options.pullEveryMs).unref()
+    }
+
+    private async pullOnce(): Promise<PullOutcome> {
+        const { remote, name } = this.upstream
+        try {
+            await this.repository.run(['fetch', '--quiet', remote])
+            const outcome = await this.repository.exclusive(() => this.integrate())
+            this.problems.clear('pull')
+            if (outcome.conflicts.length) await this.listConflicts()
+            // Commits a failed push left behind go with the next pull's push.
+            this.requestPush()
+            return outcome
+        } catch (error) {
+            this.problems.report('pull', { file: '.', message: `could not pull ${name}: ${(error as Error).message}; serving goes on with what is here`, severity: 'error' })
+            throw error
+        }
+    }
+
+    private async integrate(): Promise<PullOutcome> {
+        const head = (await this.repository.head()).commit
+        const remote = await this.repository.revision(`${this.upstream.branch}@{upstream}`)
+        if (head === remote || (head && (await this.repository.isAncestor(remote, head)))) return { changed: [], conflicts: [] }
+        const { tip, conflicts } = head && !(await this.repository.isAncestor(head, remote)) ? await replay(this.repository, remote, head) : { tip: remote, conflicts: [] }
+        const changed = await this.checkout(head, tip)
+        return { from: head, to: tip, changed, conflicts: conflicts.map(({ branch }) => branch) }
+    }
+
+    /**
+     * Moves the branch from `from` to `to` the way `git merge` does: only files that differ
+     * between the two are rewritten, and the owner's own changes (staged or not) stay; if one
+     * of them is in the way, nothing moves and the pull fails, saying which.
+     */
+    private async checkout(from: string | undefined, to: string) {
+        const changed = (await this.repository.run(['diff', '--name-only', '-z', '--no-renames', '--relative', from ?? emptyTree, to])).split('\0').filter(Boolean)
+        await this.repository.runAtTop(['read-tree', '-m', '-u', from ?? emptyTree, to])
+        await this.repository.run(['update-ref', '-m', `shelf: pull ${this.upstream.name}`, 'HEAD', to, from ?? noCommit])
+        await this.changed(changed)
+        return changed
+    }
+
+    private async pushWhileAsked() {
+        do {
+            this.pushAgain = false
+            await this.pushOnce()
+        } while (this.pushAgain && !this.closed)
+    }
+
+    private async pushOnce() {
+        const { remote, mergeRef, name, branch } = this.upstream
+        for (let attempt = 1; ; attempt++) {
+            const head = (await this.repository.head()).commit
+            const pushed = await this.repository.revision(`${branch}@{upstream}`).catch(() => undefined)
+            if (!head || (pushed && (await this.repository.isAncestor(head, pushed)))) return
+            try {
+                await this.repository.run(['push', '--quiet', remote, `${head}:${mergeRef}`])
+                // The remote-tracking branch is what the next pull and push compare with.
+                await this.repository.run(['update-ref', `refs/remotes/${name}`, head])
+                this.problems.clear('push')
+                return
+            } catch (error) {
+                // Another server pushed first: take its commits, replay ours on them, and push again.
+                // (A remote on the same disk refuses a push racing another with "failed to update ref".)
+                const behind = error instanceof GitCommandError && /\[rejected\]|non-fast-forward|fetch first|stale info|failed to update ref|cannot lock ref/.test(error.stderr)
+                if (behind && attempt < pushAttempts && !this.closed) {
+                    if (await this.pull().then(() => true, () => false)) continue
+                }
+                this.problems.report('push', { file: '.', message: `could not push to ${name}: ${(error as Error).message}; the commits stay here and go with the next push`, severity: 'error' })
+                return
+            }
+        }
+    }
+
+    /** Every conflict branch as a problem naming the write, its files and what to do. */
+    private async listConflicts() {
+        const { run } = this.repository
+        const branches = (await run(['for-each-ref', '--format=%(refname:short)%00%(objectname)%00%(subject)', `refs/heads/${conflictBranchPrefix}`])).split('\n').filter(Boolean)
+        const known = new Set(this.conflicts.map((problem) => problem.message))
+        this.conflicts = await Promise.all(
+            branches.map(async (line) => {
+                const [branch, commit, subject] = line.split('\0') as [string, string, string]
+                const files = (await run(['diff-tree', '--no-commit-id', '--name-only', '-r', '--relative', commit])).split('\n').filter(Boolean)
+                return {
+                    file: files[0] ?? '.',
+                    message: `"${subject}" (commit ${commit.slice(0, 12)}) conflicts with ${this.upstream.name}, which changed the same file; it is kept on branch ${branch} and not served: merge it by hand ("git merge ${branch}") or drop it ("git branch -D ${branch}")`,
+                    severity: 'error' as const,
+                }
+            }),
+        )
+        for (const problem of this.conflicts) if (!known.has(problem.message)) console.error(`shelf: git: ${problem.file}: ${problem.message}`)
+    }
+}
