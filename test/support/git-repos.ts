@@ -3,7 +3,8 @@
  * in temporary folders, each with its own (test) owner identity.
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { exampleContent, temporaryFolder } from './server.js'
@@ -34,6 +35,14 @@ export type Remote = {
     remove(): Promise<void>
 }
 
+/** These tests write in bursts (fifty comments at once): the write rates of server.yaml are raised for them. */
+const raiseWriteRates = async (content: string) => {
+    const file = join(content, 'server.yaml')
+    if (!existsSync(file)) return
+    const rate = '{ perPlayer: 1000, perAddress: 1000, perSeconds: 60 }'
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^limits:\n/m, `limits:\n  comments: ${rate}\n  creates: ${rate}\n  results: ${rate}\n`))
+}
+
 /** A bare remote whose `main` holds `source` (the example content by default) in one commit. */
 export const seededRemote = async (source = exampleContent): Promise<Remote> => {
     const folder = await temporaryFolder('shelf-git-')
@@ -41,6 +50,7 @@ export const seededRemote = async (source = exampleContent): Promise<Remote> => 
     await git(folder, 'init', '--quiet', '--bare', '--initial-branch=main', bare)
     const seed = join(folder, 'seed')
     await cp(source, seed, { recursive: true, filter: (path) => !path.includes('/.shelf') })
+    for (const content of [seed, join(seed, 'content')]) await raiseWriteRates(content)
     await git(seed, 'init', '--quiet', '--initial-branch=main')
     await git(seed, 'add', '--all')
     await git(seed, 'commit', '--quiet', '--message', 'The content folder')
@@ -64,8 +74,12 @@ export const pushFile = async (clone: string, path: string, text: string, messag
     await writeFile(join(clone, path), text)
     await git(clone, 'add', path)
     await git(clone, 'commit', '--quiet', '-m', message)
-    await git(clone, 'pull', '--quiet', '--rebase')
-    await git(clone, 'push', '--quiet')
+    // A server pushing its players' commits to the same remote may win the race: pull and try again.
+    for (let attempt = 1; ; attempt++) {
+        await git(clone, 'pull', '--quiet', '--rebase')
+        const pushed = await git(clone, 'push', '--quiet').then(() => true, (error: unknown) => (attempt < 5 ? false : Promise.reject(error)))
+        if (pushed) return
+    }
 }
 
 /** One commit: its author, committer, one-line message and the paths it changed (`A path`). */
