@@ -22,7 +22,7 @@ import { GitProblems } from '../src/git/git-problems.js'
 import { WriteCommits } from '../src/git/write-commits.js'
 import { generatedName } from '../src/writes/content-writer.js'
 import { signWebhookBody } from '../src/git/webhook-signature.js'
-import { git, seededRemote } from '../test/support/git-repos.js'
+import { git, raiseWriteRates, seededRemote } from '../test/support/git-repos.js'
 import { signInPlayer, type Player } from '../test/support/player.js'
 import { copyContent, getJson, startTestServer, type TestServer } from '../test/support/server.js'
 import { createTestSigner, type TestSigner } from '../test/support/signing.js'
@@ -63,6 +63,7 @@ const repositoryKiB = async (clone: string) => {
 const measureWrites = async (signer: TestSigner) => {
     const remote = await seededRemote()
     const plain = await copyContent()
+    await raiseWriteRates(plain)
     const rows: string[][] = []
     const setups: [string, string, ShelfOptions['git']][] = [
         ['without --git', plain, undefined],

@@ -36,7 +36,7 @@ export type Remote = {
 }
 
 /** These tests write in bursts (fifty comments at once): the write rates of server.yaml are raised for them. */
-const raiseWriteRates = async (content: string) => {
+export const raiseWriteRates = async (content: string) => {
     const file = join(content, 'server.yaml')
     if (!existsSync(file)) return
     const rate = '{ perPlayer: 1000, perAddress: 1000, perSeconds: 60 }'
