@@ -11,6 +11,9 @@ const fingerprint = (root: string, path: string) => {
     }
 }
 
+/** How long a write of Shelf's is remembered: its reports come within the watcher's delays. */
+const rememberWritesMs = 60_000
+
 /**
  * The one way changes enter the catalog, whether the watcher saw them or Shelf wrote them: one
  * reload at a time, and changes that arrive during a reload are coalesced into the next. A write
@@ -21,7 +24,15 @@ export class CatalogUpdates {
     private readonly pending = new Set<string>()
     private next: Promise<void> | undefined
     private running: Promise<void> = Promise.resolve()
-    private readonly written = new Map<string, string>()
+    /**
+     * What Shelf wrote, kept a while: the watcher may report one write more than once (a file
+     * made by a rename, then its change), and every such report is no news.
+     */
+    private readonly written = new Map<string, { fingerprint: string; at: number }>()
+    /** Items (`levels/x`) Shelf is writing now, by how many writes hold each. */
+    private readonly writing = new Map<string, number>()
+    /** What the watcher reported inside an item while Shelf was writing it. */
+    private heldBack: string[] = []
 
     constructor(
         private readonly root: string,
@@ -32,19 +43,53 @@ export class CatalogUpdates {
 
     /** Paths (relative, `/`-separated) Shelf has just written or removed; resolves once they are served. */
     applyWritten(paths: string[]) {
-        if (this.watched) for (const path of paths) this.written.set(path, fingerprint(this.root, path))
+        if (this.watched) {
+            const now = Date.now()
+            for (const [path, { at }] of this.written) if (now - at > rememberWritesMs) this.written.delete(path)
+            for (const path of paths) this.written.set(path, { fingerprint: fingerprint(this.root, path), at: now })
+        }
         return this.enqueue(paths)
+    }
+
+    /**
+     * Runs a write of Shelf's to these items. The watcher can report a file or folder of the
+     * write (an item's new `comments/`) before the write is done and says what it wrote; such
+     * reports wait for the end of the write, so that they are known for what they are.
+     */
+    async duringWrite<T>(units: string[], write: () => Promise<T>): Promise<T> {
+        for (const unit of units) this.writing.set(unit, (this.writing.get(unit) ?? 0) + 1)
+        try {
+            return await write()
+        } finally {
+            for (const unit of units) {
+                const holders = this.writing.get(unit)! - 1
+                if (holders) this.writing.set(unit, holders)
+                else this.writing.delete(unit)
+            }
+            const released = this.heldBack.filter((path) => !this.isBeingWritten(path))
+            this.heldBack = this.heldBack.filter((path) => this.isBeingWritten(path))
+            if (released.length) void this.applyWatched(released).catch(() => undefined)
+        }
     }
 
     /** Paths the watcher reports; those still as Shelf wrote them are already loaded. */
     applyWatched(paths: string[]) {
         const news = paths.filter((path) => {
+            if (this.isBeingWritten(path)) {
+                this.heldBack.push(path)
+                return false
+            }
             const wrote = this.written.get(path)
             if (wrote === undefined) return true
+            if (wrote.fingerprint === fingerprint(this.root, path)) return false
             this.written.delete(path)
-            return wrote !== fingerprint(this.root, path)
+            return true
         })
         return news.length ? this.enqueue(news) : Promise.resolve()
+    }
+
+    private isBeingWritten(path: string) {
+        return this.writing.size > 0 && this.writing.has(path.split('/').slice(0, 2).join('/'))
     }
 
     private enqueue(paths: string[]) {

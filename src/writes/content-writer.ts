@@ -96,7 +96,7 @@ export class ContentWriter {
      * before it left. The writer's own methods called inside do not wait again.
      */
     withItem<T>(unit: string, write: () => Promise<T>): Promise<T> {
-        return this.locks.run([unit], async () => {
+        return this.run([unit], async () => {
             this.requireItem(unit)
             return write()
         })
@@ -108,7 +108,7 @@ export class ContentWriter {
      */
     async createItem(typeFolder: string, name: string, files: Record<string, Buffer | string>) {
         const unit = `${typeFolder}/${name}`
-        return this.locks.run([unit], async () => {
+        return this.run([unit], async () => {
             const folder = this.inside(typeFolder, name)
             if (existsSync(folder)) throw new Refusal('conflict', `${unit} already exists`)
             this.requireReallyInside(this.inside(typeFolder), typeFolder)
@@ -133,7 +133,7 @@ export class ContentWriter {
      */
     async updateFiles(changes: FileChange[]) {
         const units = [...new Set(changes.map(({ path }) => unitOf(path)))]
-        await this.locks.run(units, async () => {
+        await this.run(units, async () => {
             for (const unit of units) this.requireItem(unit)
             for (const unit of units) this.requireReallyInside(this.inside(...unit.split('/')), unit)
             const changed: string[] = []
@@ -162,7 +162,7 @@ export class ContentWriter {
     /** Removes an item folder: renamed out of sight in one step, then deleted. */
     async removeItem(typeFolder: string, name: string) {
         const unit = `${typeFolder}/${name}`
-        await this.locks.run([unit], async () => {
+        await this.run([unit], async () => {
             this.requireItem(unit)
             const files = await filesUnder(this.root, unit)
             const trash = this.inside(typeFolder, asideName(name, 'deleted'))
@@ -171,6 +171,11 @@ export class ContentWriter {
             this.record(files.map((path) => ({ path })))
             await this.updates.applyWritten([unit, ...files])
         })
+    }
+
+    /** One writer at a time per item, whose own files the watcher's reports meanwhile are not taken for news. */
+    private run<T>(units: string[], write: () => Promise<T>) {
+        return this.locks.run(units, () => this.updates.duringWrite(units, write))
     }
 
     /** An item another write removed while this one waited is not found, as it would be had it come later. */
