@@ -3,7 +3,7 @@
  * changed since the last build, and an edit in src/ reaches the server it starts.
  */
 import { spawn } from 'node:child_process'
-import { appendFile, cp, readFile, rm, stat, symlink } from 'node:fs/promises'
+import { appendFile, cp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -56,8 +56,10 @@ const compiled = (run: Run) => run.stderr.includes('compiling')
 test('npm start compiles nothing when nothing changed, and an edit in src/ reaches the server it starts', async () => {
     const project = await temporaryFolder('shelf-project-')
     try {
-        // The project as a user has it after `npm install`: its sources and their last build.
-        for (const entry of ['src', 'schemas', 'scripts', 'content', 'dist', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
+        // The project as a user has it after `npm install`: its sources and their last build (the
+        // benchmarks' generated trees and git's objects are no part of it).
+        for (const entry of await readdir(repository)) {
+            if (['node_modules', '.git', 'bench', 'test'].includes(entry)) continue
             await cp(join(repository, entry), join(project, entry), { recursive: true, filter: (path) => !path.includes('/.shelf') })
         }
         await symlink(join(repository, 'node_modules'), join(project, 'node_modules'), 'dir')
