@@ -70,9 +70,15 @@ const MIB = 1024 * 1024
 
 export type CacheState = 'cold' | 'warm'
 
+/** How Shelf is started: its built entry point run by node, or `npm start` as the README says. */
+export type Launch = 'node' | 'npm start'
+
 export interface ServerOptions {
-    /** Shelf's CLI entry point, `dist/cli/main.js`. */
+    /** Shelf's CLI entry point, `dist/cli/main.js`; `npm start` runs in the project it belongs to. */
     server: string
+    launch?: Launch
+    /** Resolve at the listening line, not once every folder is watched (`watched` says when). */
+    untilListening?: boolean
     timeoutMs: number
     /** Flags for node itself, before the script (`--cpu-prof`, say). */
     nodeArgs?: string[]
@@ -85,8 +91,10 @@ export interface RunningServer {
     url: string
     /** Until the listening line. */
     startupSeconds: number
-    /** Until every folder is watched: measurements start only then. Null with --no-watch. */
+    /** Until every folder is watched: measurements start only then. Null with --no-watch, or when resolved at listening. */
     watchingSeconds: number | null
+    /** Seconds from the launch until every folder is watched; null with --no-watch. */
+    watched: Promise<number | null>
     output: () => string
 }
 
@@ -96,8 +104,10 @@ export interface Memory {
 }
 
 export interface StartMeasurement {
+    /** Levels in the tree; 0 for the example content. */
     levels: number
     cache: CacheState
+    launch?: Launch
     startupSeconds: number
     /** Until every folder is watched; null with --no-watch. */
     watchingSeconds: number | null
@@ -123,34 +133,40 @@ function keepTail(limit: number) {
     }
 }
 
-export function startServer(options: ServerOptions, contentDir: string): Promise<RunningServer> {
+/** The project a built entry point belongs to: dist/cli/main.js is two folders below it. */
+const projectOf = (server: string) => resolve(dirname(server), '..', '..')
+
+/** Starts Shelf on `contentDir`, or on the example content when it is undefined. */
+export function startServer(options: ServerOptions, contentDir: string | undefined): Promise<RunningServer> {
     const started = performance.now()
-    // The server is node itself, not a shell, so the pid measured is the one doing the work.
-    const child = spawn(
-        process.execPath,
-        [
-            ...(options.nodeArgs ?? []),
-            options.server,
-            'serve',
-            '--content',
-            contentDir,
-            '--port',
-            '0',
-            '--host',
-            '127.0.0.1',
-            ...(options.serveArgs ?? []),
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
+    const serveArgs = [
+        ...(contentDir === undefined ? [] : ['--content', contentDir]),
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        ...(options.serveArgs ?? []),
+    ]
+    // The server is node itself, not a shell, so the pid measured is the one doing the work; npm
+    // start runs in a process group of its own, so that stopping it stops the server it started.
+    const child =
+        options.launch === 'npm start'
+            ? spawn('npm', ['start', '--silent', '--', ...serveArgs], { cwd: projectOf(options.server), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+            : spawn(process.execPath, [...(options.nodeArgs ?? []), options.server, 'serve', ...serveArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
     const tail = keepTail(4000)
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => tail.push(chunk))
     // Stdout is read to the end, whatever it says, so a chatty server never blocks on a full pipe.
     const lines = createInterface({ input: child.stdout! })
+    // Shelf serves before it watches every folder; until it does, chokidar's scan competes for the CPU.
+    const watches = !(options.serveArgs ?? []).includes('--no-watch')
+    let watchedAt: (seconds: number | null) => void = () => {}
+    const watched = new Promise<number | null>((resolveWatched) => (watchedAt = resolveWatched))
+    if (!watches) watchedAt(null)
 
     return new Promise((resolvePromise, reject) => {
         const fail = (message: string) => {
             clearTimeout(timer)
-            child.kill('SIGKILL')
+            killServer(child, 'SIGKILL')
             const output = tail.get().trimEnd()
             reject(new Error(output === '' ? message : `${message}\n${output}`))
         }
@@ -160,32 +176,42 @@ export function startServer(options: ServerOptions, contentDir: string): Promise
         )
         child.once('error', (error) => fail(`could not start: ${error.message}`))
         child.once('exit', (code, signal) => fail(`exited before listening (${signal ?? code})`))
-        // Shelf serves before it watches every folder; until it does, chokidar's scan competes for the CPU.
-        const watches = !(options.serveArgs ?? []).includes('--no-watch')
         let listening: { url: string; startupSeconds: number } | undefined
         const ready = (watchingSeconds: number | null) => {
             clearTimeout(timer)
             child.removeAllListeners('exit')
-            resolvePromise({ child, ...listening!, watchingSeconds, output: tail.get })
+            resolvePromise({ child, ...listening!, watchingSeconds, watched, output: tail.get })
         }
         lines.on('line', (line) => {
             tail.push(`${line}\n`)
             const match = LISTENING_LINE.exec(line)
-            if (match?.[1]) {
+            if (match?.[1] && !listening) {
                 listening = { url: match[1].replace(/\/+$/, ''), startupSeconds: (performance.now() - started) / 1000 }
-                if (!watches) ready(null)
+                if (!watches || options.untilListening) ready(null)
             } else if (listening && WATCHING_LINE.test(line)) {
-                ready((performance.now() - started) / 1000)
+                const seconds = (performance.now() - started) / 1000
+                watchedAt(seconds)
+                if (!options.untilListening) ready(seconds)
             }
         })
     })
 }
 
+/** A server started by `npm start` leads a process group: the signal goes to all of it. */
+function killServer(child: ChildProcess, signal: NodeJS.Signals): void {
+    try {
+        if (child.pid !== undefined && child.spawnargs[0] === 'npm') process.kill(-child.pid, signal)
+        else child.kill(signal)
+    } catch {
+        // already gone
+    }
+}
+
 export async function stopServer(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) return
     const exited = new Promise<void>((resolvePromise) => child.once('exit', () => resolvePromise()))
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    killServer(child, 'SIGTERM')
+    const timer = setTimeout(() => killServer(child, 'SIGKILL'), STOP_GRACE_MS)
     await exited
     clearTimeout(timer)
 }
@@ -259,29 +285,32 @@ export function pageCountOf(list: unknown): number | null {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Starts Shelf on a folder of `levels` levels and measures the start: time to the listening
- * line, the first list request, and memory right after it. The server is left running.
+ * Starts Shelf on a folder of `levels` levels (the example content when `contentDir` is undefined)
+ * and measures the start: time to the listening line, the first list request, and memory right
+ * after it. The server is left running.
  */
 export async function startMeasured(
     options: ServerOptions,
-    contentDir: string,
+    contentDir: string | undefined,
     levels: number,
     cache: CacheState,
 ): Promise<{ server: RunningServer; measurement: StartMeasurement }> {
     // Shelf keeps its cache in the content folder; removing it makes this a first start.
-    if (cache === 'cold') await removeTree(join(contentDir, '.shelf'))
+    if (cache === 'cold') await removeTree(join(contentDir ?? join(projectOf(options.server), 'content'), '.shelf'))
     const server = await startServer(options, contentDir)
     try {
         const listStarted = performance.now()
         const list = await getJson(`${server.url}/service/levels/list?localization=en`)
         const firstListMs = performance.now() - listStarted
-        const memory = await readMemory(server.child.pid)
+        // Under npm the process started is npm's, not the server's.
+        const memory = options.launch === 'npm start' ? null : await readMemory(server.child.pid)
 
         const pageCount = pageCountOf(list)
         const expected = Math.ceil(levels / LEVELS_PER_PAGE)
         const measurement: StartMeasurement = {
             levels,
             cache,
+            launch: options.launch ?? 'node',
             startupSeconds: server.startupSeconds,
             watchingSeconds: server.watchingSeconds,
             peakRssMiB: toMiB(memory?.peakBytes),
@@ -289,7 +318,7 @@ export async function startMeasured(
             firstListMs,
             pageCount,
         }
-        if (pageCount !== expected) {
+        if (contentDir !== undefined && pageCount !== expected) {
             measurement.error = `pageCount ${pageCount} in /service/levels/list, expected ${expected}`
         }
         return { server, measurement }
@@ -302,7 +331,7 @@ export async function startMeasured(
 /** A start measured, then stopped. */
 export async function measureStart(
     options: ServerOptions,
-    contentDir: string,
+    contentDir: string | undefined,
     levels: number,
     cache: CacheState,
 ): Promise<StartMeasurement> {
@@ -327,9 +356,10 @@ export function failedMeasurement(levels: number, cache: CacheState, error: unkn
 
 /** The start-up table both benchmarks print. */
 export function renderStartTable(rows: StartMeasurement[]): string {
-    const header = ['levels', 'cache', 'start-up s', 'watching s', 'peak RSS MiB', 'RSS after list MiB', 'first list ms', 'check']
+    const header = ['levels', 'launch', 'cache', 'start-up s', 'watching s', 'peak RSS MiB', 'RSS after list MiB', 'first list ms', 'check']
     const body = rows.map((row) => [
-        String(row.levels),
+        row.levels === 0 ? 'example' : String(row.levels),
+        row.launch ?? 'node',
         row.cache,
         formatNumber(row.startupSeconds, 2),
         row.watchingSeconds === null ? '-' : formatNumber(row.watchingSeconds, 2),
@@ -341,5 +371,5 @@ export function renderStartTable(rows: StartMeasurement[]): string {
     const failures = rows
         .filter((row) => row.error !== undefined)
         .map((row) => `\n${row.levels} levels, ${row.cache}: ${row.error}`)
-    return renderTable(header, body, [1, 7]) + failures.join('')
+    return renderTable(header, body, [1, 2, 8]) + failures.join('')
 }

@@ -2,14 +2,17 @@
  * Measures how long Shelf takes to start on pack trees of several sizes, and how much memory it
  * needs to get there.
  *
- *   node --import tsx bench/startup.ts --levels 1000,10000 [--seed 1] [--cache cold,warm]
- *                                      [--server dist/cli/main.js] [--shelf-args=FLAGS]
- *                                      [--timeout 600] [--json]
+ *   node --import tsx bench/startup.ts --levels example,1000,10000 [--seed 1] [--cache cold,warm]
+ *                                      [--launch node,npm] [--server dist/cli/main.js]
+ *                                      [--shelf-args=FLAGS] [--timeout 600] [--json]
  *
  * Trees are generated once into bench/out/ (gitignored) and reused while their size, seed and
- * generator version match. Each size is started with Shelf's cache removed (`cold`), then again
- * with the cache the first start left (`warm`). `npm run bench` (bench/run.ts) measures the same
- * starts and then the server under load.
+ * generator version match; `example` is the project's own content/. Each size is started with
+ * Shelf's cache removed (`cold`), then again with the cache the first start left (`warm`), by
+ * node running dist/cli/main.js and, with `--launch npm`, by `npm start` as a user starts it
+ * (which first checks whether src/ changed since the last build; memory is then not read, npm's
+ * process being the one started). `npm run bench` (bench/run.ts) measures the same starts and
+ * then the server under load.
  */
 import { parseArgs } from 'node:util'
 import { parseCount } from './generate-pack-tree.js'
@@ -23,17 +26,20 @@ import {
     measureStart,
     renderStartTable,
     type CacheState,
+    type Launch,
     type StartMeasurement,
 } from './shelf-process.js'
 import { ensureTree } from './trees.js'
 
 interface Options extends ServerBenchSettings {
+    /** 0 stands for the example content. */
     sizes: number[]
     caches: CacheState[]
+    launches: Launch[]
 }
 
 const USAGE =
-    'usage: node --import tsx bench/startup.ts --levels 1000,10000 [--seed S] [--cache cold,warm] ' +
+    'usage: node --import tsx bench/startup.ts --levels example,1000,10000 [--seed S] [--cache cold,warm] [--launch node,npm] ' +
     '[--server dist/cli/main.js] [--shelf-args=FLAGS] [--trees bench/out] [--timeout SECONDS] [--json]'
 
 function parseCaches(text: string): CacheState[] {
@@ -44,12 +50,22 @@ function parseCaches(text: string): CacheState[] {
     return caches as CacheState[]
 }
 
+function parseLaunches(text: string): Launch[] {
+    return text.split(',').map((part) => {
+        const launch = part.trim()
+        if (launch === 'node') return 'node'
+        if (launch === 'npm') return 'npm start'
+        throw new Error(`--launch: unknown ${launch} (node or npm)`)
+    })
+}
+
 function parseOptions(argv: string[]): Options {
     const { values } = parseArgs({
         args: argv,
         options: {
             levels: { type: 'string', default: '1000,10000' },
             cache: { type: 'string', default: 'cold,warm' },
+            launch: { type: 'string', default: 'node' },
             ...serverBenchOptions,
         },
     })
@@ -58,8 +74,9 @@ function parseOptions(argv: string[]): Options {
         process.exit(0)
     }
     return {
-        sizes: values.levels.split(',').map((part) => parseCount('--levels', part.trim())),
+        sizes: values.levels.split(',').map((part) => (part.trim() === 'example' ? 0 : parseCount('--levels', part.trim()))),
         caches: parseCaches(values.cache),
+        launches: parseLaunches(values.launch),
         ...readServerBenchOptions(values),
     }
 }
@@ -69,13 +86,15 @@ async function main(): Promise<void> {
     assertServerBuilt(options.server)
     const rows: StartMeasurement[] = []
     for (const levels of options.sizes) {
-        const contentDir = await ensureTree(options.treesDir, levels, options.seed)
-        for (const cache of options.caches) {
-            log(`starting Shelf on ${levels} levels (${cache} cache) …`)
-            const row = await measureStart(options, contentDir, levels, cache).catch(
-                (error: unknown) => failedMeasurement(levels, cache, error),
-            )
-            rows.push(row)
+        const contentDir = levels === 0 ? undefined : await ensureTree(options.treesDir, levels, options.seed)
+        for (const launch of options.launches) {
+            for (const cache of options.caches) {
+                log(`starting Shelf by ${launch} on ${levels ? `${levels} levels` : 'the example content'} (${cache} cache) …`)
+                const row = await measureStart({ ...options, launch }, contentDir, levels, cache).catch(
+                    (error: unknown) => ({ ...failedMeasurement(levels, cache, error), launch }),
+                )
+                rows.push(row)
+            }
         }
     }
     console.log(options.json ? JSON.stringify(rows, null, 4) : renderStartTable(rows))

@@ -2,7 +2,7 @@
  * The watcher on its own: what changes between the reading of a folder and the start of its
  * watches is handed over by the first scan, and nothing else is.
  */
-import { rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -54,6 +54,76 @@ test('without a change since the reading, the first scan hands over nothing', as
         await watcher.ready
         await watcher.close()
         assert.equal(batches, [])
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+/** Collects the watcher's batches and waits for one that names `path`. */
+const recorder = () => {
+    const batches: string[][] = []
+    const waiting: { path: string; resolve: () => void }[] = []
+    return {
+        batches,
+        onBatch: async (paths: string[]) => {
+            batches.push(paths)
+            for (const wait of waiting.filter((entry) => paths.includes(entry.path))) wait.resolve()
+        },
+        handed: (path: string, timeoutMs = 5000) =>
+            new Promise<void>((resolve, reject) => {
+                if (batches.some((batch) => batch.includes(path))) return resolve()
+                const timer = setTimeout(() => reject(new Error(`${path} was not handed over within ${timeoutMs} ms: ${JSON.stringify(batches)}`)), timeoutMs)
+                waiting.push({ path, resolve: () => (clearTimeout(timer), resolve()) })
+            }),
+    }
+}
+
+test('folders are watched a batch at a time: with many more folders than a batch, the last one listed reports its changes', async () => {
+    const root = await temporaryFolder()
+    try {
+        const files: Record<string, string> = {}
+        for (let index = 0; index < 700; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
+        files['levels/level-699/comments/first.md'] = 'Hello\n'
+        await writeTree(root, files)
+        await sleep(250)
+        const { onBatch, handed } = recorder()
+        const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
+        try {
+            await watcher.ready
+            for (const path of ['levels/level-0/item.yaml', 'levels/level-699/item.yaml', 'levels/level-699/comments/first.md']) {
+                await writeFile(join(root, path), 'title: Changed\n')
+                await handed(path)
+            }
+        } finally {
+            await watcher.close()
+        }
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test('a folder removed and made again under its name (with a folder inside) is watched again', async () => {
+    const root = await temporaryFolder()
+    try {
+        await writeTree(root, { 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' })
+        await sleep(250)
+        const { onBatch, handed } = recorder()
+        const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
+        try {
+            await watcher.ready
+            await rm(join(root, 'levels/again'), { recursive: true })
+            await handed('levels/again')
+            // Give the watcher its moment to see the folder gone before it comes back.
+            await sleep(100)
+            await mkdir(join(root, 'levels/again/comments'), { recursive: true })
+            await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
+            await handed('levels/again/item.yaml')
+            await sleep(100)
+            await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
+            await handed('levels/again/comments/two.md')
+        } finally {
+            await watcher.close()
+        }
     } finally {
         await rm(root, { recursive: true, force: true })
     }

@@ -1,9 +1,10 @@
-import { compressSync, hash } from '@sonolus/core'
-import { createHash } from 'node:crypto'
-import { createReadStream, statSync } from 'node:fs'
+import { compress } from '@sonolus/core'
+import { createHash, subtle } from 'node:crypto'
+import { createReadStream, type Stats, statSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import type { HashCache } from './hash-cache.js'
 import type { ResourceKind } from './item-types.js'
@@ -73,34 +74,46 @@ export class ResourceProcessor {
         this.processedFiles ??= listFiles(this.processedFolder)
         const cached = this.hashes.lookup(path, info, await this.processedFiles)
         if (cached) return cached
-        const served = await this.processChanged(path, fileName)
+        const served = await this.processChanged(path, fileName, info)
         this.hashes.remember(path, info, served)
         return served
     }
 
-    private async processChanged(path: string, fileName: string): Promise<ServedFile> {
+    /**
+     * Compressing and hashing run on libuv's threads (zlib's and WebCrypto's asynchronous calls),
+     * and the loader processes many files at once: a first start keeps every core busy, not only
+     * the one running JavaScript.
+     */
+    private async processChanged(path: string, fileName: string, info: Stats): Promise<ServedFile> {
         const extension = extname(fileName).slice(1).toLowerCase()
-        if (extension === 'json') return this.store(compressSync(await readJson(path)))
-        if (extension === 'bin') return this.store(gzipSync(await readFile(path), { level: 9 }))
+        if (extension === 'json') return this.store(await compress(await readJson(path)))
+        if (extension === 'bin') return this.store(await gzipAsync(await readFile(path), { level: 9 }))
         return {
-            hash: await hashFile(path),
+            hash: info.size <= wholeReadBytes ? await digest(await readFile(path)) : await hashFile(path),
             path,
             contentType: extension ? (contentTypeByExtension[extension] ?? 'application/octet-stream') : await sniffContentType(path),
         }
     }
 
     private async store(bytes: Buffer): Promise<ServedFile> {
-        const digest = hash(bytes)
-        const path = join(this.processedFolder, digest)
+        const sha1 = await digest(bytes)
+        const path = join(this.processedFolder, sha1)
         const existing = await stat(path).catch(() => undefined)
         if (existing?.size !== bytes.length) {
             this.ready ??= mkdir(this.processedFolder, { recursive: true })
             await this.ready
             await writeFileAtomic(path, bytes)
         }
-        return { hash: digest, path, contentType: 'application/octet-stream' }
+        return { hash: sha1, path, contentType: 'application/octet-stream' }
     }
 }
+
+const gzipAsync = promisify(gzip)
+
+/** Files up to this size are read whole and hashed off the main thread; larger ones are streamed. */
+const wholeReadBytes = 16 * 1024 * 1024
+
+const digest = async (bytes: Buffer) => Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
 
 const listFiles = async (folder: string) => {
     const names = await readdir(folder).catch(() => [])
