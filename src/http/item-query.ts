@@ -2,7 +2,7 @@ import type { Catalog, CatalogItem } from '../catalog/catalog.js'
 import { optionFilter, runQuery, type ItemFilter, type ItemQuery, type ItemSequence } from '../catalog/search.js'
 import type { ContentType } from '../content/item-types.js'
 import type { TypeSettings } from '../content/server-settings.js'
-import { decodeOption, type FormInput } from './forms.js'
+import { decodeOption, type FormInput } from '../content/form-values.js'
 
 /**
  * Reads a list query: `type=quick&keywords=…`, a declared search form, or nothing (the plain

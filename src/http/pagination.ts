@@ -1,6 +1,5 @@
 import type { Sequence } from '../util/sequence.js'
-import type { FormInput } from './forms.js'
-import { FormValueError } from './forms.js'
+import { FormValueError, type FormInput } from '../content/form-values.js'
 
 export type Page<T> = { pageCount: number; cursor?: string; items: T[] }
 

@@ -5,7 +5,7 @@ import { optionFilter, type ItemFilter } from '../catalog/search.js'
 import type { SessionUser } from '../auth/sessions.js'
 import type { ContentType } from '../content/item-types.js'
 import type { ShelfOptions } from '../config.js'
-import { decodeOption, type FormInput } from './forms.js'
+import { decodeOption, type FormInput } from '../content/form-values.js'
 import { notFound } from './http-error.js'
 
 /** What every handler needs to answer one request, fixed when the request arrives. */

@@ -1,5 +1,5 @@
 import type { FormDeclaration } from '../content/server-settings.js'
-import { decodeOption, FormValueError, type FormInput } from '../http/forms.js'
+import { decodeOption, FormValueError, type FormInput } from '../content/form-values.js'
 import type { RoomSettings } from './room-registry.js'
 
 /** The room form when server.yaml declares none: a room named by its creator. */

@@ -14,7 +14,7 @@ import { pageRequest, type PageRequest } from '../../web/page-frame.js'
 import { isOwnerRequest } from '../owner-access.js'
 import { notFoundPage, problemsPage } from '../../web/problems-page.js'
 import { phoneAddress } from '../../web/share.js'
-import { FormValueError } from '../forms.js'
+import { FormValueError } from '../../content/form-values.js'
 import { createRequestState } from '../request-state.js'
 import { developmentPrefix } from './development.js'
 
