@@ -1,3 +1,5 @@
+import type { Catalog } from '../catalog/catalog.js'
+import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { assetsPrefix } from '../web/assets.js'
 import { pageFile } from './answer-files.js'
 import type { LoopbackClient } from './loopback-client.js'
@@ -10,10 +12,11 @@ const concurrency = 8
 const linkPattern = /\s(?:href|src)="([^"]*)"/g
 
 /**
- * Asks the server every web page a visitor can reach from the home page by following links (the
- * type lists and each of their pages, items, comments and leaderboards, the stylesheet and icon)
- * and files each one. Only links below the pages' base path count; the protocol's paths and other
- * sites are left to the answers' export and to themselves.
+ * Asks the server every web page a visitor can reach by following links from the home page and
+ * from every item's page (unlisted ones too, which nothing links to but their shared address):
+ * the type lists and each of their pages, items, comments and leaderboards, the stylesheet and
+ * icon; and files each one. Only links below the pages' base path count; the protocol's paths
+ * and other sites are left to the answers' export and to themselves.
  */
 export class PageExport {
     constructor(
@@ -26,9 +29,10 @@ export class PageExport {
         private readonly basePath: string,
     ) {}
 
-    async run() {
-        const seen = new Set<string>(['/'])
-        let wave = ['/']
+    async run(catalog: Catalog) {
+        const items = contentTypes.flatMap((type) => [...catalog.items[type].values()].map((item) => `/${contentTypeInfos[type].plural}/${encodeURIComponent(item.name)}`))
+        const seen = new Set<string>(['/', ...items])
+        let wave = [...seen]
         while (wave.length > 0) {
             const found: string[] = []
             for (let start = 0; start < wave.length; start += concurrency) {

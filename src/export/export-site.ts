@@ -71,7 +71,7 @@ export const exportSite = async (options: ExportOptions): Promise<ExportResult> 
         const answers = new AnswerExport(client, output, 'public', options.name, locale)
         await answers.run(catalog)
         await answers.copyResources(catalog)
-        await new PageExport(client, output, 'public', options.name, basePathOf(options.address)).run()
+        await new PageExport(client, output, 'public', options.name, basePathOf(options.address)).run(catalog)
         const host: HostSettings = { name: options.name, versionHeader: protocolHeaders(options.name).version, version: version.sonolus }
         await output.put('public/_headers', Buffer.from(headersFile(host)))
         await output.put('public/_redirects', Buffer.from(redirectsFile(host)))
