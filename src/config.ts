@@ -36,6 +36,8 @@ export type ShelfOptions = {
      * parameter but `localization`, `page` and `cursor` ignored.
      */
     staticExport?: boolean
+    /** With `staticExport`: the one locale the web pages are shown in (the content's fallback when absent), whatever the browser asks. */
+    exportLocale?: string
     /** Keep guests' answers for the next identical request (on unless false; `shelf export` asks each once). */
     keepAnswers?: boolean
     /** Player writes as git commits, and following a remote (--git, --git-pull, --git-push). */

@@ -34,7 +34,7 @@ type Json = Record<string, unknown>
 const json = (answer: Fetched) => JSON.parse(answer.body.toString('utf8')) as Json
 
 /** Exports `content`, serves it with nginx and the live server alike, and compares every URL a guest reaches. */
-const compareWithNginx = async (content: string, name: string) => {
+const compareWithNginx = async (content: string, name: string, unlinked: string[] = []) => {
     const out = await scratchFolder('shelf-export-')
     const options: ExportOptions = { out, address, content, name, drafts: false, allowProblems: false }
     const result = await exportSite(options)
@@ -69,11 +69,50 @@ const compareWithNginx = async (content: string, name: string) => {
             assert.is(fromNginx.status, fromLive.status, path)
             assert.ok(fromNginx.body.equals(fromLive.body), `bytes of ${path}: ${fromNginx.body.toString().slice(0, 200)} / ${fromLive.body.toString().slice(0, 200)}`)
         }
-        return { answers, result, out }
+        const pages = await comparePages(live.url, nginx.url, unlinked)
+        return { answers, pages, result, out }
     } finally {
         await nginx.stop()
         await live.close()
     }
+}
+
+/** The path of `address`, which the pages' links start with. */
+const basePath = new URL(address).pathname
+/** The links of a page to pages and assets of the same site, as paths below the root. */
+const siteLinks = (html: string) => [...html.matchAll(/ (?:href|src)="([^"]+)"/g)].map(([, link]) => link!.replaceAll('&amp;', '&')).filter((link) => link.startsWith(`${basePath}/`) && !/^\/shelf\/(sonolus|service)\//.test(link)).map((link) => link.slice(basePath.length))
+
+/**
+ * Every web page and asset a visitor reaches by links from the live server's home page (and from
+ * `unlinked` pages, which only their address opens) answers the same status and bytes from
+ * nginx, as HTML with a short lifetime, and offers no search.
+ */
+const comparePages = async (liveUrl: string, nginxUrl: string, unlinked: string[]) => {
+    const pages: Fetched[] = []
+    const queue = ['/', ...unlinked]
+    for (const seen = new Set(queue); queue.length > 0; ) {
+        const path = queue.shift()!
+        const [fromLive, fromNginx] = [await getBytes(`${liveUrl}${path}`), await getBytes(`${nginxUrl}${path}`)]
+        assert.is(fromLive.status, 200, `the live server answers ${path}`)
+        assert.is(fromNginx.status, 200, `status of ${path}`)
+        assert.ok(fromNginx.body.equals(fromLive.body), `bytes of ${path}:\nnginx ${fromNginx.body.toString().slice(0, 300)}\nlive  ${fromLive.body.toString().slice(0, 300)}`)
+        if (path.startsWith('/_shelf/assets/')) {
+            assert.is(fromNginx.headers.get('cache-control'), 'public, max-age=31536000, immutable', path)
+            continue
+        }
+        assert.is(fromNginx.headers.get('content-type'), 'text/html; charset=utf-8', path)
+        assert.is(fromNginx.headers.get('cache-control'), 'public, max-age=60', path)
+        assert.is(fromNginx.headers.get('content-security-policy'), fromLive.headers.get('content-security-policy'), path)
+        const html = fromLive.body.toString('utf8')
+        assert.not.match(html, /<form|type="search"|name="keywords"/, `${path} offers a search`)
+        assert.not.match(html, /live\.js|data-live/, `${path} loads the live preview`)
+        pages.push({ path, status: fromLive.status, body: fromLive.body })
+        for (const link of siteLinks(html)) if (!seen.has(link)) seen.add(link), queue.push(link)
+    }
+    // The browser's language does not pick the page's: the copy cannot ask the browser.
+    const japanese = await fetch(`${liveUrl}/`, { headers: { 'accept-language': 'ja' } })
+    assert.ok(Buffer.from(await japanese.arrayBuffer()).equals(pages[0]!.body), 'Accept-Language changes the exported home page')
+    return pages
 }
 
 /** What a static host cannot do is not offered anywhere in the answers. */
@@ -112,7 +151,12 @@ test('the example content, exported and served by nginx, answers every guest URL
     } finally {
         await full.stop()
     }
-    const { answers } = await compareWithNginx(exampleContent, 'sonolus')
+    // secret-garden is unlisted: no page links to it, its shared address opens it.
+    const { answers, pages } = await compareWithNginx(exampleContent, 'sonolus', ['/levels/secret-garden'])
+    const pagePaths = pages.map((page) => page.path)
+    for (const reached of ['/', '/levels/list', '/levels/first-steps', '/levels/first-steps/community/comments/list', '/levels/first-steps/leaderboards/top']) {
+        assert.ok(pagePaths.includes(reached), `the pages' crawl reaches ${reached}`)
+    }
     const paths = answers.map((answer) => answer.path.split('?')[0])
     for (const reached of ['/sonolus/levels/first-steps/community/comments/list', '/sonolus/levels/first-steps/leaderboards/top/records/list']) {
         assert.ok(paths.includes(reached), `the crawl reaches ${reached}`)
@@ -123,8 +167,9 @@ test('the example content, exported and served by nginx, answers every guest URL
 
 test('a generated pack tree with several list pages, exported and served by nginx, answers as the live server does', async () => {
     const tree = await generatePackTree(await scratchFolder('shelf-pack-'), { levels: 45 })
-    const { answers } = await compareWithNginx(tree.dir, 'service')
+    const { answers, pages } = await compareWithNginx(tree.dir, 'service')
     assert.ok(answers.some((answer) => answer.path.startsWith('/service/levels/list?page=2&')), 'three pages of levels are crawled')
+    assert.ok(pages.some((page) => page.path === '/levels/list?page=2'), 'three pages of the levels\' web list are crawled')
     assert.ok(answers.filter((answer) => /^\/service\/levels\/[^/?]+\?/.test(answer.path) && !/\/(list|info)\?/.test(answer.path)).length >= 45, 'every level')
     assertNothingOmittedAdvertised(answers, 'service')
 })
@@ -162,6 +207,10 @@ test('one locale per export; nginx.conf sets neither listen nor root; _headers a
     const result = await exportSite({ out, address, content: exampleContent, name: 'sonolus', drafts: false, allowProblems: false, locale: 'ja' })
     assert.ok(result.exported && result.locale === 'ja')
     assert.match(await readFile(join(out, 'public/sonolus/levels/city-lights/index.json'), 'utf8'), '"title":"シティライツ"')
+    const page = await readFile(join(out, 'public/levels/city-lights/page-0.html'), 'utf8')
+    assert.match(page, '<html lang="ja">')
+    assert.match(page, 'シティライツ')
+    assert.not.match(page, 'class="languages"')
     const nginx = await readFile(join(out, 'nginx.conf'), 'utf8')
     assert.not.match(nginx, /^\s*(listen|root)\s/m)
     const headers = await readFile(join(out, 'public/_headers'), 'utf8')

@@ -28,3 +28,14 @@ const fileName = (key: PageKey | undefined) => {
 
 /** A resource, by hash, at the path its Srl names. */
 export const resourceFile = (name: string, hash: string) => `${name}/repository/${hash}`
+
+/**
+ * The file of a web page at `path` (`/` included): a folder per path, like the answers, with a
+ * page's number or cursor picking the file; a page that is not a list is its list's first page.
+ */
+export const pageFile = (path: string, query: URLSearchParams) => {
+    const cursor = query.get('cursor')
+    if (cursor !== null && !cursorPattern.test(cursor)) throw new Error(`the page ${path} links to a cursor that cannot name a file: ${cursor.slice(0, 60)}`)
+    const key: PageKey = cursor !== null ? { cursor } : { page: Number(query.get('page') ?? 0) }
+    return `${path.slice(1)}${path.endsWith('/') ? '' : '/'}${fileName(key)}.html`
+}

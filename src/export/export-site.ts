@@ -6,6 +6,8 @@ import type { Problem } from '../content/problems.js'
 import { startShelf } from '../server.js'
 import { AnswerExport } from './export-answers.js'
 import { headersFile, nginxConfig, redirectsFile, type HostSettings } from './host-config.js'
+import { basePathOf } from '../web/page-frame.js'
+import { PageExport } from './export-pages.js'
 import { LoopbackClient } from './loopback-client.js'
 import { OutputFolder, type OutputReport } from './output-folder.js'
 
@@ -34,10 +36,11 @@ export class ExportRefusal extends Error {}
 const markerFile = '.shelf-export'
 
 /**
- * The options of the live server whose guest answers the export copies: read-only, without
- * sign-in, rooms, search forms, configuration or web pages. Tests serve the same to compare with the copy.
+ * The options of the live server whose guest answers and web pages the export copies: read-only,
+ * without sign-in, rooms, search forms, configuration or live preview, its pages in the one locale
+ * exported. Tests serve the same to compare with the copy.
  */
-export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allowProblems' | 'locale'>, cache: string): ShelfOptions => ({
+export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allowProblems'>, cache: string): ShelfOptions => ({
     content: options.content,
     name: options.name,
     address: options.address,
@@ -47,8 +50,7 @@ export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allo
     readOnly: true,
     signIn: { enabled: false },
     staticExport: true,
-    // The web pages are not exported (yet): the server the copy stands for has none.
-    web: false,
+    exportLocale: options.locale,
 })
 
 /**
@@ -69,6 +71,7 @@ export const exportSite = async (options: ExportOptions): Promise<ExportResult> 
         const answers = new AnswerExport(client, output, 'public', options.name, locale)
         await answers.run(catalog)
         await answers.copyResources(catalog)
+        await new PageExport(client, output, 'public', options.name, basePathOf(options.address)).run(catalog)
         const host: HostSettings = { name: options.name, versionHeader: protocolHeaders(options.name).version, version: version.sonolus }
         await output.put('public/_headers', Buffer.from(headersFile(host)))
         await output.put('public/_redirects', Buffer.from(redirectsFile(host)))

@@ -1,5 +1,7 @@
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { quickSearchRefusal } from '../http/request-state.js'
+import { contentSecurityPolicy } from '../http/routes/web-pages.js'
+import { assetsPrefix } from '../web/assets.js'
 import { beyondLastPage } from './answer-files.js'
 
 export type HostSettings = {
@@ -13,6 +15,13 @@ export type HostSettings = {
 export const answerMaxAgeSeconds = 60
 export const resourceCacheControl = 'public, max-age=31536000, immutable'
 const answerCacheControl = `public, max-age=${answerMaxAgeSeconds}`
+/** A web page's file type, and the headers the live server sends with a page. */
+const pageContentType = 'text/html; charset=utf-8'
+const pageHeaders: [string, string][] = [
+    ['Content-Security-Policy', contentSecurityPolicy],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+]
 
 /** The quick search's refusal, byte for byte the live server's. */
 const refusalBody = JSON.stringify({ message: quickSearchRefusal })
@@ -33,6 +42,37 @@ if ($arg_page ~ "^0*([0-9]{1,9})$") {
 set $shelf_cursor page-none;
 if ($arg_cursor ~ "^[A-Za-z0-9_-]{1,200}$") {
     set $shelf_cursor cursor-$arg_cursor;
+}
+set $shelf_asset_cache no-cache;
+if ($arg_v != "") {
+    set $shelf_asset_cache "${resourceCacheControl}";
+}
+
+# The web pages: a folder per path, the page or cursor picking the file (a page that is not a list has only its first).
+location / {
+    types { }
+    default_type text/html;
+    charset utf-8;
+    add_header Cache-Control "${answerCacheControl}" always;
+${pageHeaders.map(([header, value]) => `    add_header ${header} "${value}" always;`).join('\n')}
+    gzip on;
+    try_files $uri/$shelf_cursor.html $uri/$shelf_page.html $uri/page-0.html =404;
+}
+
+# The pages' stylesheet and icon: kept for good when the link names their version.
+location ${assetsPrefix}/ {
+    types {
+        text/css css;
+        text/javascript js;
+        image/svg+xml svg;
+    }
+    charset utf-8;
+    charset_types text/css text/javascript;
+    add_header Cache-Control $shelf_asset_cache;
+    add_header X-Content-Type-Options nosniff;
+    gzip on;
+    gzip_types text/css text/javascript image/svg+xml;
+    try_files $uri =404;
 }
 
 location /${name}/ {
@@ -91,10 +131,16 @@ export const redirectsFile = ({ name }: HostSettings) =>
             `${pattern}  ${pattern}/page-0.json  200`,
         ]),
         `/${name}/*  /${name}/:splat/index.json  200`,
+        '/  /page-0.html  200',
+        ...pagedPagePatterns.flatMap((pattern) => [`${pattern}  cursor=:cursor  ${pattern}/cursor-:cursor.html  200`, `${pattern}  page=:page  ${pattern}/page-:page.html  200`]),
+        '/*  /:splat/page-0.html  200',
         '',
     ].join('\n')
 
-/** Netlify's and Cloudflare Pages' _headers; one rule per path pattern, so no header is set twice. */
+/** The web pages that are paged, as path patterns of _redirects. */
+const pagedPagePatterns = ['/:type/list', '/:type/:item/community/comments/list', '/:type/:item/leaderboards/:board']
+
+/** Netlify's and Cloudflare Pages' _headers; one rule per path pattern, so no header is set twice (the pages' `/levels/*` is not the protocol's `/{name}/levels/*`). */
 export const headersFile = ({ name, versionHeader, version }: HostSettings) =>
     [
         '# Written by `shelf export`.',
@@ -108,5 +154,15 @@ export const headersFile = ({ name, versionHeader, version }: HostSettings) =>
         `  ${versionHeader}: ${version}`,
         '  Content-Type: application/octet-stream',
         `  Cache-Control: ${resourceCacheControl}`,
+        ...['/', ...contentTypes.map((type) => `/${contentTypeInfos[type].plural}/*`)].flatMap((pattern) => [
+            pattern,
+            `  Content-Type: ${pageContentType}`,
+            `  Cache-Control: ${answerCacheControl}`,
+            ...pageHeaders.map(([header, value]) => `  ${header}: ${value}`),
+        ]),
+        // The host cannot tell a versioned link from another here: the short lifetime of a page.
+        `${assetsPrefix}/*`,
+        `  Cache-Control: ${answerCacheControl}`,
+        '  X-Content-Type-Options: nosniff',
         '',
     ].join('\n')

@@ -11,9 +11,9 @@ export class LoopbackClient {
 
     constructor(private readonly origin: string) {}
 
-    fetch(path: string): Promise<Answer> {
+    fetch(path: string, accept = 'application/json'): Promise<Answer> {
         return new Promise((resolve, reject) => {
-            get(`${this.origin}${path}`, { agent: this.agent, headers: { accept: 'application/json' } }, (response) => {
+            get(`${this.origin}${path}`, { agent: this.agent, headers: { accept } }, (response) => {
                 const chunks: Buffer[] = []
                 response.on('data', (chunk: Buffer) => chunks.push(chunk))
                 response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }))

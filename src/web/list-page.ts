@@ -27,6 +27,7 @@ export const listPage = (request: PageRequest, type: ContentType) => {
         frame: { lang: request.page.locale, title, canonical: canonicalLink(request, path, params), ogType: 'website', noIndex: keywords !== '' },
         title,
         keywords,
+        searchable: state.searchable,
         searchAction: pageLink(request, path),
         lang: request.page.explicit ? request.page.locale : undefined,
         items: page.items.map((item) => itemCard(request, item)),

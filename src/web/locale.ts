@@ -17,6 +17,12 @@ export const chooseLocale = (catalog: Catalog, lang: string | undefined, acceptL
     return { locale: accepted ?? fallback, explicit: false, negotiated: several, available }
 }
 
+/** A static export's pages: one locale, chosen by the export, never by the browser, and no other offered. */
+export const exportedLocale = (catalog: Catalog, locale: string | undefined): PageLocale => {
+    const chosen = locale && catalog.locales.has(locale) ? locale : catalog.settings.fallbackLocale
+    return { locale: chosen, explicit: false, negotiated: false, available: [chosen] }
+}
+
 /** `ja-JP,ja;q=0.9,en;q=0.8` → `['ja-jp', 'ja', 'en']` by preference, each tag followed by its language. */
 const acceptedLocales = (header: string | undefined): string[] =>
     (header ?? '')

@@ -34,6 +34,9 @@ export type Frame = {
     noIndex: boolean
 }
 
+/** The path of the pages below the host: --address's path without its trailing slash, else nothing. */
+export const basePathOf = (address: string | undefined) => (address ? new URL(address).pathname.replace(/\/+$/, '') : '')
+
 /** A path below the pages' base, keeping the language the visitor chose. */
 export const pageLink = (request: PageRequest, path: string, params: Record<string, string | number | undefined> = {}) => {
     const query = new URLSearchParams()

@@ -9,8 +9,8 @@ import { homePage } from '../../web/home-page.js'
 import { itemPage } from '../../web/item-page.js'
 import { listPage } from '../../web/list-page.js'
 import type { LivePreview } from '../../web/live-preview.js'
-import { chooseLocale } from '../../web/locale.js'
-import { pageRequest, type PageRequest } from '../../web/page-frame.js'
+import { chooseLocale, exportedLocale } from '../../web/locale.js'
+import { basePathOf, pageRequest, type PageRequest } from '../../web/page-frame.js'
 import { isOwnerRequest } from '../owner-access.js'
 import { notFoundPage, problemsPage } from '../../web/problems-page.js'
 import { phoneAddress } from '../../web/share.js'
@@ -25,7 +25,7 @@ const livePaths = { events: `${developmentPrefix}/live`, problems: `${developmen
  * Pages for people at `/`: nothing is sent to the browser that could run but the one script file,
  * and no style but the stylesheet, whatever the content holds.
  */
-const contentSecurityPolicy = [
+export const contentSecurityPolicy = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
@@ -43,12 +43,12 @@ const contentSecurityPolicy = [
  */
 export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, live: LivePreview | undefined, writable: boolean) => {
     const router = new Router()
-    const basePath = options.address ? new URL(options.address).pathname.replace(/\/+$/, '') : ''
+    const basePath = basePathOf(options.address)
 
     const requestOf = (ctx: Context): PageRequest => {
         const catalog = getCatalog()
         const lang = ctx.query.lang
-        const page = chooseLocale(catalog, Array.isArray(lang) ? lang[0] : lang, ctx.get('Accept-Language'))
+        const page = options.staticExport ? exportedLocale(catalog, options.exportLocale) : chooseLocale(catalog, Array.isArray(lang) ? lang[0] : lang, ctx.get('Accept-Language'))
         const source = options.address ?? `${ctx.protocol}://${ctx.host}`
         return pageRequest({
             catalog,
