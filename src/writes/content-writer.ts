@@ -111,6 +111,8 @@ export class ContentWriter {
         return this.run([unit], async () => {
             const folder = this.inside(typeFolder, name)
             if (existsSync(folder)) throw new Refusal('conflict', `${unit} already exists`)
+            // The first item of a type makes its folder, which must then be one inside the content folder.
+            await mkdir(this.inside(typeFolder), { recursive: true })
             this.requireReallyInside(this.inside(typeFolder), typeFolder)
             const staging = this.inside(typeFolder, asideName(name, 'tmp'))
             await mkdir(staging, { recursive: true })
