@@ -30,11 +30,6 @@ export class LivePreview {
         this.write(`event: change\ndata: ${version}\n\n`)
     }
 
-    /** How many pages listen now. */
-    get openStreams() {
-        return this.streams.size
-    }
-
     close() {
         clearInterval(this.timer)
         for (const stream of this.streams) stream.end()
