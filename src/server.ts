@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
-import { AcceptedAddresses } from './auth/addresses.js'
+import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
 import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
@@ -162,7 +162,7 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
     const watching = watcher?.ready ?? Promise.resolve()
     // After the start, not in its way; only a server whose players write touches the folder.
     const leftovers = writes ? watching.then(() => removeLeftovers(content, writes.uploadFolder, readSince)) : Promise.resolve([])
-    const host = listen.host && listen.host !== '0.0.0.0' && listen.host !== '::' ? listen.host : 'localhost'
+    const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
         addresses: addresses.list,

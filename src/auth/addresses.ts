@@ -7,7 +7,8 @@ export const lanAddresses = () =>
         .filter((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')
         .map((entry) => entry!.address)
 
-const isWildcard = (host: string | undefined) => !host || host === '0.0.0.0' || host === '::'
+/** Whether a server listening on this host is reached at every address of the machine. */
+export const isWildcard = (host: string | undefined) => !host || host === '0.0.0.0' || host === '::'
 
 /**
  * The addresses a signed request may name as this server. The app signs the address it was

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { lanAddresses } from '../auth/addresses.js'
+import { isWildcard, lanAddresses } from '../auth/addresses.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
 import { startShelf, type RunningShelf } from '../server.js'
@@ -32,7 +32,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         for (const problem of catalog.problems) console.log(`    ${formatProblem(problem)}`)
     }
     console.log(`listening on ${shelf.url}`)
-    if (!listen.host || listen.host === '0.0.0.0' || listen.host === '::') {
+    if (isWildcard(listen.host)) {
         for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${shelf.port}`)
     }
     await printWebAndAppLinks(options, shelf, listen)
@@ -83,8 +83,7 @@ const printWebAndAppLinks = async (options: ShelfOptions, shelf: RunningShelf, l
         console.log('  (the Sonolus app itself expects --name sonolus)')
         return
     }
-    const wildcard = !listen.host || listen.host === '0.0.0.0' || listen.host === '::'
-    const phone = options.address ?? (wildcard ? lanAddresses().map((address) => `http://${address}:${shelf.port}`)[0] : undefined) ?? shelf.url
+    const phone = options.address ?? (isWildcard(listen.host) ? lanAddresses().map((address) => `http://${address}:${shelf.port}`)[0] : undefined) ?? shelf.url
     const link = openInSonolusUrl(phone, '/')
     console.log(`  open in the app: ${link}`)
     if (process.stdout.isTTY) console.log((await qrTerminal(link)).replace(/^/gm, '  '))

@@ -1,6 +1,7 @@
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { quickSearchRefusal } from '../http/request-state.js'
-import { contentSecurityPolicy } from '../http/routes/web-pages.js'
+import { immutableCacheControl } from '../http/routes/repository.js'
+import { pageSecurityHeaders } from '../http/routes/web-pages.js'
 import { assetsPrefix } from '../web/assets.js'
 import { beyondLastPage } from './answer-files.js'
 
@@ -13,15 +14,9 @@ export type HostSettings = {
 
 /** JSON answers change with the content: a minute keeps a CDN useful and an edit visible soon after a deploy. */
 export const answerMaxAgeSeconds = 60
-export const resourceCacheControl = 'public, max-age=31536000, immutable'
 const answerCacheControl = `public, max-age=${answerMaxAgeSeconds}`
-/** A web page's file type, and the headers the live server sends with a page. */
+/** A web page's file type, as the live server sends it. */
 const pageContentType = 'text/html; charset=utf-8'
-const pageHeaders: [string, string][] = [
-    ['Content-Security-Policy', contentSecurityPolicy],
-    ['X-Content-Type-Options', 'nosniff'],
-    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
-]
 
 /** The quick search's refusal, byte for byte the live server's. */
 const refusalBody = JSON.stringify({ message: quickSearchRefusal })
@@ -45,7 +40,7 @@ if ($arg_cursor ~ "^[A-Za-z0-9_-]{1,200}$") {
 }
 set $shelf_asset_cache no-cache;
 if ($arg_v != "") {
-    set $shelf_asset_cache "${resourceCacheControl}";
+    set $shelf_asset_cache "${immutableCacheControl}";
 }
 
 # The web pages: a folder per path, the page or cursor picking the file (a page that is not a list has only its first).
@@ -54,7 +49,7 @@ location / {
     default_type text/html;
     charset utf-8;
     add_header Cache-Control "${answerCacheControl}" always;
-${pageHeaders.map(([header, value]) => `    add_header ${header} "${value}" always;`).join('\n')}
+${pageSecurityHeaders.map(([header, value]) => `    add_header ${header} "${value}" always;`).join('\n')}
     gzip on;
     try_files $uri/$shelf_cursor.html $uri/$shelf_page.html $uri/page-0.html =404;
 }
@@ -95,7 +90,7 @@ location /${name}/repository/ {
     types { }
     default_type application/octet-stream;
     add_header ${versionHeader} ${version} always;
-    add_header Cache-Control "${resourceCacheControl}";
+    add_header Cache-Control "${immutableCacheControl}";
     error_page 404 = @${name}_not_found;
     if ($arg_keywords != "") {
         return 404 '${refusalBody}';
@@ -153,12 +148,12 @@ export const headersFile = ({ name, versionHeader, version }: HostSettings) =>
         `/${name}/repository/*`,
         `  ${versionHeader}: ${version}`,
         '  Content-Type: application/octet-stream',
-        `  Cache-Control: ${resourceCacheControl}`,
+        `  Cache-Control: ${immutableCacheControl}`,
         ...['/', ...contentTypes.map((type) => `/${contentTypeInfos[type].plural}/*`)].flatMap((pattern) => [
             pattern,
             `  Content-Type: ${pageContentType}`,
             `  Cache-Control: ${answerCacheControl}`,
-            ...pageHeaders.map(([header, value]) => `  ${header}: ${value}`),
+            ...pageSecurityHeaders.map(([header, value]) => `  ${header}: ${value}`),
         ]),
         // The host cannot tell a versioned link from another here: the short lifetime of a page.
         `${assetsPrefix}/*`,

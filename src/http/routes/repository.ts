@@ -17,6 +17,8 @@ const inMemoryBytes = 256 * 1024
 
 /** The bytes behind a hash never change: a client may keep them a year without asking again. */
 const cachedForSeconds = 365 * 24 * 60 * 60
+/** What never changes at its address (a resource by hash, a versioned asset): cached for a year. */
+export const immutableCacheControl = `public, max-age=${cachedForSeconds}, immutable`
 
 /**
  * Resource bytes by hash, cached for a year as immutable. A small resource is read whole and
@@ -45,7 +47,7 @@ const missingOnDisk = (hash: string) => `resource ${hash} is missing on disk`
 const answerFromMemory = async (ctx: Context, file: ServedFile, hash: string) => {
     const bytes = await readFile(file.path).catch(() => notFound(missingOnDisk(hash)))
     // The header `send` writes for the larger ones, from the same settings.
-    ctx.set('Cache-Control', `public, max-age=${cachedForSeconds}, immutable`)
+    ctx.set('Cache-Control', immutableCacheControl)
     ctx.body = bytes
 }
 

@@ -17,6 +17,7 @@ import { phoneAddress } from '../../web/share.js'
 import { FormValueError } from '../../content/form-values.js'
 import { createRequestState } from '../request-state.js'
 import { developmentPrefix } from './development.js'
+import { immutableCacheControl } from './repository.js'
 
 /** Where the live preview's events and the problems page are, while the folder is watched. */
 const livePaths = { events: `${developmentPrefix}/live`, problems: `${developmentPrefix}/problems.html` }
@@ -36,6 +37,13 @@ export const contentSecurityPolicy = [
     "base-uri 'none'",
     "frame-ancestors 'none'",
 ].join('; ')
+
+/** The headers of every page, live and exported alike. */
+export const pageSecurityHeaders: [string, string][] = [
+    ['Content-Security-Policy', contentSecurityPolicy],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+]
 
 /**
  * The web pages, read from the catalog snapshot like the protocol's answers: each page is one
@@ -75,9 +83,7 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         }
         if (html === undefined) return next()
         ctx.type = 'text/html; charset=utf-8'
-        ctx.set('Content-Security-Policy', contentSecurityPolicy)
-        ctx.set('X-Content-Type-Options', 'nosniff')
-        ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+        for (const [header, value] of pageSecurityHeaders) ctx.set(header, value)
         // Browsers ask again each time (answered 304 while the snapshot stays), so edits show at once.
         if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-cache')
         if (request.page.negotiated) ctx.vary('Accept-Language')
@@ -122,7 +128,7 @@ export const webPageRoutes = (getCatalog: () => Catalog, options: ShelfOptions, 
         const asset = assets[String(ctx.params.file)]
         if (!asset) return
         ctx.type = asset.type
-        ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache')
+        ctx.set('Cache-Control', ctx.query.v === asset.version ? immutableCacheControl : 'no-cache')
         ctx.body = asset.body
     })
 
