@@ -5,7 +5,7 @@ import { contentTypeInfos, contentTypes, type ContentType } from '../content/ite
 import { detailSections, hasCommunity } from '../http/routes/item-details.js'
 import { recordView } from './community-pages.js'
 import { commentView } from './comment-view.js'
-import { itemCard, itemImage, itemPath } from './item-cards.js'
+import { itemCard, itemPath } from './item-cards.js'
 import { renderMarkdown, summary } from './markdown.js'
 import { absoluteLink, canonicalLink, timeView, layoutData, pageLink, resourceLink, type PageRequest } from './page-frame.js'
 import { shareBlock } from './share-block.js'
@@ -26,8 +26,7 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
     const path = itemPath(item.type, item.name)
     const card = itemCard(request, item)
     const description = state.renderer.optionalText(item.fields.description) ?? ''
-    const picture = 'cover' in rendered ? rendered.cover : 'thumbnail' in rendered ? rendered.thumbnail : undefined
-    const image = resourceLink(request, picture) ?? itemImage(catalog, request, item)
+    const image = card.image
     const leaderboards = catalog.leaderboardsOf(item).map((leaderboard) => ({
         title: state.renderer.text(leaderboard.title),
         description: state.renderer.optionalText(leaderboard.description),
