@@ -92,10 +92,11 @@ const openContent = async (options: ShelfOptions) => {
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const containment = new Containment(content, stateFolder)
-    const state = new ContentState(content, { validator: new ContentValidator(), processor: new ResourceProcessor(stateFolder, hashes), containment })
+    const processor = new ResourceProcessor(stateFolder, hashes)
+    const state = new ContentState(content, { validator: new ContentValidator(), processor, containment })
     await state.loadAll()
-    await hashes.save()
-    return { content, state, hashes, stateFolder, containment }
+    await processor.saveCache()
+    return { content, state, processor, stateFolder, containment }
 }
 
 /** One catalog snapshot of a folder, for checking it without serving it. */
@@ -107,9 +108,9 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
     if (options.webClient) await checkWebClient(options.webClient)
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
-    const { content, state, hashes, stateFolder, containment } = await openContent(options)
+    const { content, state, processor, stateFolder, containment } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
-    const hashesSaver = debounced(() => hashes.save(), saveHashesAfterMs)
+    const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const live = options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
     let reloads = 0

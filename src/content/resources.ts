@@ -1,11 +1,12 @@
-import { compress } from '@sonolus/core'
+import { compress, compressSync } from '@sonolus/core'
 import { createHash, subtle } from 'node:crypto'
-import { createReadStream, type Stats, statSync } from 'node:fs'
+import { createReadStream, readFileSync, type Stats, statSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
+import { gzip, gzipSync } from 'node:zlib'
 import { writeFileAtomic } from '../util/atomic-write.js'
+import { makeDurable } from '../util/durable.js'
 import type { HashCache } from './hash-cache.js'
 import type { ResourceKind } from './item-types.js'
 import { ContentError } from './problems.js'
@@ -58,6 +59,8 @@ export class ResourceProcessor {
     private readonly processedFolder: string
     private ready: Promise<unknown> | undefined
     private processedFiles: Promise<Set<string>> | undefined
+    /** Bytes written since the cache was last saved, not yet known to be on disk. */
+    private unsynced: string[] = []
 
     constructor(
         cacheFolder: string,
@@ -71,25 +74,46 @@ export class ResourceProcessor {
         // A synchronous stat costs a few microseconds; the promise version costs ten times that in
         // bookkeeping, which at a hundred thousand resources is most of a warm start.
         const info = statSync(path)
-        this.processedFiles ??= listFiles(this.processedFolder)
-        const cached = this.hashes.lookup(path, info, await this.processedFiles)
+        const cached = this.hashes.lookup(path, info, await this.madeFiles())
         if (cached) return cached
         const served = await this.processChanged(path, fileName, info)
         this.hashes.remember(path, info, served)
         return served
     }
 
+    /** The bytes Shelf made, by path: listed once, then kept up to date by `store`. */
+    private madeFiles() {
+        return (this.processedFiles ??= listFiles(this.processedFolder))
+    }
+
+    /**
+     * Saves what the cache remembers, once the bytes it points at are on disk: they are written
+     * without waiting for the disk, one file at a time, and made durable together here, which a
+     * first start of thousands of levels does in one flush rather than one per file.
+     */
+    async saveCache() {
+        const written = this.unsynced
+        this.unsynced = []
+        await makeDurable(this.processedFolder, written)
+        await this.hashes.save()
+    }
+
     /**
      * Compressing and hashing run on libuv's threads (zlib's and WebCrypto's asynchronous calls),
      * and the loader processes many files at once: a first start keeps every core busy, not only
-     * the one running JavaScript.
+     * the one running JavaScript. A small file is read and hashed here instead: for a few KiB a
+     * round trip to a thread costs more than the work.
      */
     private async processChanged(path: string, fileName: string, info: Stats): Promise<ServedFile> {
         const extension = extname(fileName).slice(1).toLowerCase()
-        if (extension === 'json') return this.store(await compress(await readJson(path)))
-        if (extension === 'bin') return this.store(await gzipAsync(await readFile(path), { level: 9 }))
+        const small = info.size <= smallFileBytes
+        if (extension === 'json') {
+            const data = parseJson(await readBytes(path, info))
+            return this.store(small ? compressSync(data) : await compress(data))
+        }
+        if (extension === 'bin') return this.store(small ? gzipSync(readFileSync(path), { level: 9 }) : await gzipAsync(await readFile(path), { level: 9 }))
         return {
-            hash: info.size <= wholeReadBytes ? await digest(await readFile(path)) : await hashFile(path),
+            hash: info.size <= wholeReadBytes ? await digest(await readBytes(path, info)) : await hashFile(path),
             path,
             contentType: extension ? (contentTypeByExtension[extension] ?? 'application/octet-stream') : await sniffContentType(path),
         }
@@ -98,11 +122,15 @@ export class ResourceProcessor {
     private async store(bytes: Buffer): Promise<ServedFile> {
         const sha1 = await digest(bytes)
         const path = join(this.processedFolder, sha1)
-        const existing = await stat(path).catch(() => undefined)
+        // Equal bytes are one file, which two items (or an earlier run) may have made.
+        const made = await this.madeFiles()
+        const existing = made.has(path) ? await stat(path).catch(() => undefined) : undefined
         if (existing?.size !== bytes.length) {
             this.ready ??= mkdir(this.processedFolder, { recursive: true })
             await this.ready
-            await writeFileAtomic(path, bytes)
+            await writeFileAtomic(path, bytes, { flush: false })
+            this.unsynced.push(path)
+            made.add(path)
         }
         return { hash: sha1, path, contentType: 'application/octet-stream' }
     }
@@ -113,17 +141,22 @@ const gzipAsync = promisify(gzip)
 /** Files up to this size are read whole and hashed off the main thread; larger ones are streamed. */
 const wholeReadBytes = 16 * 1024 * 1024
 
-const digest = async (bytes: Buffer) => Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
+/** Files up to this size are read and hashed on the main thread. */
+const smallFileBytes = 64 * 1024
+
+const readBytes = async (path: string, info: Stats) => (info.size <= smallFileBytes ? readFileSync(path) : readFile(path))
+
+const digest = async (bytes: Buffer) =>
+    bytes.length <= smallFileBytes ? createHash('sha1').update(bytes).digest('hex') : Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
 
 const listFiles = async (folder: string) => {
     const names = await readdir(folder).catch(() => [])
     return new Set(names.map((name) => join(folder, name)))
 }
 
-const readJson = async (path: string): Promise<unknown> => {
-    const text = await readFile(path, 'utf8')
+const parseJson = (bytes: Buffer): unknown => {
     try {
-        return JSON.parse(text) as unknown
+        return JSON.parse(bytes.toString('utf8')) as unknown
     } catch (error) {
         throw new ContentError(`invalid JSON: ${(error as Error).message}`)
     }
