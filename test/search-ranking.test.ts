@@ -83,7 +83,7 @@ test.after(async () => {
 })
 
 // Broad searches too: a single letter, alone or beside words, is found by each item's characters.
-for (const keywords of ['zephyr quartz', 'Zephyr Quartz', 'zephyr qu', 'quartz', 'zephyr a', 'z', 'zephyr z', 'z quartz']) {
+for (const keywords of ['zephyr quartz', 'Zephyr Quartz', 'zephyr qu', 'quartz', 'zephyr a', 'z', 'zephyr z', 'z quartz', 'a zephyr quartz', 'zephyr q', 'r quartz', 'plain chart.']) {
     test(`"${keywords}": every page in the order of a full ranking`, async () => {
         const want = expected(keywords)
         assert.ok(want.length > 20, `the search spans pages (test self-check: ${want.length} matches)`)

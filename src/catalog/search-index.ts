@@ -1,4 +1,5 @@
 import type { CatalogItem } from './catalog.js'
+import { addSlots, entriesOf, fillAll, intersectInto, keepHolding, wordsFor, type PositionSet } from './position-set.js'
 import { isWord, searchTextOf, titleSpanOf, wordsOf, type TitleSpan } from './search-text.js'
 
 /** A list of numbers kept ascending, with room beyond `length` to grow. */
@@ -70,6 +71,27 @@ const grown = (array: Uint32Array) => {
     return larger
 }
 
+const junctionWords = 16
+
+/** A hash of the `width` characters of `text` before `end` and those from `start` (a character missing at the text's edge counts as 0). */
+const junctionHash = (text: string, end: number, start: number, width: 1 | 2) => {
+    let hash = Math.imul(width, 0x27d4eb2f)
+    for (let at = end - width; at < end; at++) hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x9e3779b1)
+    for (let at = start; at < start + width; at++) hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x85ebca77)
+    return hash >>> 0
+}
+
+/**
+ * The junctions the phrase `terms` (joined by spaces) makes where each term meets the next: two
+ * characters a side when both terms have them, else one.
+ */
+export const junctionKeys = (terms: readonly string[]) =>
+    terms.slice(1).map((term, at) => {
+        const phrase = `${terms[at]!} ${term}`
+        const width = terms[at]!.length >= 2 && term.length >= 2 ? 2 : 1
+        return junctionHash(phrase, terms[at]!.length, terms[at]!.length + 1, width)
+    })
+
 /** Letters a–z as bits 0–25 of one word, digits 0–9 as bits 0–9 of the next. */
 type Characters = { letters: number; digits: number }
 
@@ -132,6 +154,13 @@ export class SearchIndex {
     /** Each slot's letters a–z and digits 0–9, in its text and in its title (see `characterBits`), two words a slot. */
     private textCharacters = new Uint32Array(256)
     private titleCharacters = new Uint32Array(256)
+    /**
+     * Each slot's junctions: the characters either side of each space of its text, one and two on
+     * each side, each hashed to two of 512 bits (a Bloom filter), sixteen words a slot. Where two terms of a phrase meet, its
+     * text holds the end of one, a space and the start of the next: a text lacking one of the
+     * phrase's junctions cannot hold it, which spares ranking a look through most texts for a rare phrase.
+     */
+    private junctions = new Uint32Array(junctionWords * 256)
     private readonly words: string[] = []
     private readonly wordIds = new Map<string, number>()
     /** Word ids by trigram of the word. */
@@ -167,6 +196,13 @@ export class SearchIndex {
             this.textCharacters = grown(this.textCharacters)
             this.titleCharacters = grown(this.titleCharacters)
         }
+        while (this.junctions.length < junctionWords * (slot + 1)) this.junctions = grown(this.junctions)
+        for (let at = text.indexOf(' ', 1); at >= 0 && at + 1 < text.length; at = text.indexOf(' ', at + 1)) {
+            for (const width of [1, 2] as const) {
+                const hash = junctionHash(text, at, at + 1, width)
+                for (const bit of [hash >>> 23, (hash >>> 14) & 511]) this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
+            }
+        }
         characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
         characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
         for (const word of wordsOf(text)) this.holders.add(this.wordId(word), slot)
@@ -186,6 +222,17 @@ export class SearchIndex {
     holdsCharacters(slot: number, characters: Characters, inTitle: boolean) {
         const bits = inTitle ? this.titleCharacters : this.textCharacters
         return (bits[2 * slot]! & characters.letters) === characters.letters && (bits[2 * slot + 1]! & characters.digits) === characters.digits
+    }
+
+    /** Whether the slot's text has each of the junctions (`junctionKeys`) of a phrase. */
+    mayHoldPhrase(slot: number, junctions: readonly number[]) {
+        const base = junctionWords * slot
+        for (const hash of junctions) {
+            const first = hash >>> 23
+            const second = (hash >>> 14) & 511
+            if ((this.junctions[base + (first >>> 5)]! & (1 << (first & 31))) === 0 || (this.junctions[base + (second >>> 5)]! & (1 << (second & 31))) === 0) return false
+        }
+        return true
     }
 
     /** The slots holding the word (in their title): an array good until the next call. */
@@ -210,7 +257,8 @@ export class SearchIndex {
  * entries: the position in the list, and whether the item may hold the search in its title (its
  * title holds a part of every term). For a search of one word the flag is exact (`exactTitles`):
  * the item holds it in its title or not. `ranks` is room for ranking to note what it learns of
- * each entry, zeroed. `text` and `titleSpan` give an item's search text by its position.
+ * each entry, zeroed. `text` and `titleSpan` give an item's search text by its position, and
+ * `mayHoldPhrase` whether it may hold a phrase of the junctions given (see `junctionKeys`).
  */
 export type Found = {
     readonly entries: Int32Array
@@ -218,6 +266,7 @@ export type Found = {
     exactTitles: boolean
     text(position: number): string
     titleSpan(position: number): TitleSpan
+    mayHoldPhrase(position: number, junctions: readonly number[]): boolean
 }
 
 /**
@@ -233,6 +282,7 @@ class ScratchFound implements Found {
         readonly exactTitles: boolean,
         readonly text: (position: number) => string,
         readonly titleSpan: (position: number) => TitleSpan,
+        readonly mayHoldPhrase: (position: number, junctions: readonly number[]) => boolean,
     ) {}
 
     detach() {
@@ -242,96 +292,47 @@ class ScratchFound implements Found {
 }
 
 /**
- * Work arrays over the slots, kept for the next search rather than made for each: a typed array
- * this large lives outside the heap, and making them for every search makes V8 collect the whole
- * heap far more often. Searches run one at a time (they never wait), so one set serves them all.
+ * Work arrays over a list's positions, kept for the next search rather than made for each: a
+ * typed array this large lives outside the heap, and making them for every search makes V8
+ * collect the whole heap far more often. Searches run one at a time (they never wait), so one set
+ * serves them all.
  */
 class Scratch {
-    /** The search that last wrote a slot's count (older counts read as 0), and the count. */
-    stamps = new Uint32Array(0)
-    counts = new Uint16Array(0)
-    /** The search that last found a slot holding its term in the title. */
+    /** The positions holding every part, those whose title does, and room to work out a part's. */
+    held = new Uint32Array(0)
     titled = new Uint32Array(0)
-    /** Like `stamps` and `counts`, for the parts held in the title. */
-    titleStamps = new Uint32Array(0)
-    titleCounts = new Uint16Array(0)
-    /** The search that last found the item at a position holding every part looked up. */
-    marks = new Uint32Array(0)
+    part = new Uint32Array(0)
     /** The entries found (see `Found`), and their ranks. */
     entries = new Int32Array(0)
     ranks = new Uint8Array(0)
     /** The result reading `entries` and `ranks` now. */
     private holder: ScratchFound | undefined
-    /** The positions of the first items found, when they are few. */
-    few = new Int32Array(0)
-    private search = 0
 
-    /** Starts a search over `slots` slots, and gives its number. */
-    begin(slots: number) {
+    /** Starts a search over a list of `positions`. */
+    begin(positions: number) {
         this.holder?.detach()
         this.holder = undefined
-        if (this.stamps.length < slots || this.search === 0xffffffff) {
-            const size = Math.max(slots, 2 * this.stamps.length)
-            this.stamps = new Uint32Array(size)
-            this.counts = new Uint16Array(size)
-            this.titled = new Uint32Array(size)
-            this.titleStamps = new Uint32Array(size)
-            this.titleCounts = new Uint16Array(size)
-            this.marks = new Uint32Array(size)
+        if (this.entries.length < positions) {
+            const size = Math.max(positions, 2 * this.entries.length)
+            this.held = new Uint32Array(wordsFor(size))
+            this.titled = new Uint32Array(wordsFor(size))
+            this.part = new Uint32Array(wordsFor(size))
             this.entries = new Int32Array(size)
             this.ranks = new Uint8Array(size)
-            this.few = new Int32Array((size >> 4) + 1)
-            this.search = 0
         }
-        return ++this.search
+        const words = wordsFor(positions)
+        return { held: this.held.subarray(0, words), titled: this.titled.subarray(0, words), part: this.part.subarray(0, words) }
     }
 
     /** The first `found` entries as a search's result, until the next search. */
-    hold(found: number, exactTitles: boolean, text: Found['text'], titleSpan: Found['titleSpan']): Found {
+    hold(found: number, exactTitles: boolean, text: Found['text'], titleSpan: Found['titleSpan'], mayHoldPhrase: Found['mayHoldPhrase']): Found {
         const ranks = this.ranks.subarray(0, found).fill(0)
-        this.holder = new ScratchFound(this.entries.subarray(0, found), ranks, exactTitles, text, titleSpan)
+        this.holder = new ScratchFound(this.entries.subarray(0, found), ranks, exactTitles, text, titleSpan, mayHoldPhrase)
         return this.holder
     }
 }
 
 const scratch = new Scratch()
-
-/** Where the slots holding every part are marked: by their position in a list, the first few also listed. */
-type Marking = { positions: Int32Array; marks: Uint32Array; few: Int32Array; count: number }
-
-/**
- * Counts, for each slot, how many of the parts in turn it holds (through any of a part's words),
- * and marks each slot holding every part. Only a slot that held every earlier part counts the
- * next one, and holding a part twice counts it once.
- */
-const countHolders = (
-    wordsByPart: readonly number[][],
-    index: SearchIndex,
-    inTitle: boolean,
-    stamps: Uint32Array,
-    counts: Uint16Array,
-    search: number,
-    marking?: Marking,
-) => {
-    for (let count = 0; count < wordsByPart.length; count++) {
-        const last = count === wordsByPart.length - 1
-        for (const word of wordsByPart[count]!) {
-            const slots = index.holdersOf(word, inTitle)
-            for (let at = 0; at < slots.length; at++) {
-                const slot = slots[at]!
-                if ((stamps[slot] === search ? counts[slot] : 0) !== count) continue
-                stamps[slot] = search
-                counts[slot] = count + 1
-                if (!last || !marking) continue
-                const position = slot < marking.positions.length ? marking.positions[slot]! : -1
-                if (position < 0) continue
-                marking.marks[position] = search
-                if (marking.count < marking.few.length) marking.few[marking.count] = position
-                marking.count++
-            }
-        }
-    }
-}
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -339,13 +340,15 @@ const countHolders = (
  * list's order. The positions are worked out on the first search.
  *
  * Every step costs at most one pass over the list, however many items a search finds: the words
- * holding a part are looked up by trigrams, a single letter or digit in each item's set of
- * characters, the items found are marked by position and read off in order (a few are sorted
- * instead), and nothing is ranked here.
+ * holding a part are looked up by trigrams, their items marked in a set of positions, one set
+ * per part intersected a word of bits at a time; a single letter or digit is a set of its own,
+ * made once per list; the positions are read off the last set in order, and nothing is ranked here.
  */
 export class ListSearch {
     /** Each slot's position in the list (-1 for an item the list does not hold), and each position's slot. */
     private places: { positions: Int32Array; slots: Int32Array } | undefined
+    /** The positions whose text (or title) holds a letter or digit, by `${character}${inTitle}`. */
+    private readonly characterSets = new Map<string, PositionSet>()
 
     constructor(
         private readonly list: readonly CatalogItem[],
@@ -360,52 +363,56 @@ export class ListSearch {
         // digit is in an item's set of characters. A longer part shorter than a trigram would need
         // a look at every word, so it narrows only when no part is longer.
         const parts = terms.flatMap(wordsOf)
-        const characters = charactersOf(parts.filter(isCharacter))
+        const characters = [...new Set(parts.filter(isCharacter))]
         const wordParts = parts.filter((part) => !isCharacter(part))
         const longest = wordParts.reduce((a, b) => (b.length > a.length ? b : a), '')
         const looked = longest.length < 3 ? [longest].filter(Boolean) : wordParts.filter((part) => part.length >= 3)
-        if (!looked.length && !characters) return findEach(this.list, terms)
+        if (!looked.length && !characters.length) return findEach(this.list, terms)
         const exact = terms.every((term) => isWord(term) && (looked.includes(term) || isCharacter(term)))
         const wordsByPart = looked.map((part) => index.wordsHolding(part))
-        const search = scratch.begin(Math.max(positions.length, slots.length))
-        const { stamps, counts, titled, titleStamps, titleCounts, marks, entries } = scratch
-        // With one term of letters and digits, its words' lists (or its character) say which items hold it in their title.
-        const exactTitles = exact && terms.length === 1
-        if (exactTitles && looked.length) {
-            for (const word of wordsByPart[0]!) {
-                const holders = index.holdersOf(word, true)
-                for (let at = 0; at < holders.length; at++) titled[holders[at]!] = search
-            }
-        } else countHolders(wordsByPart, index, true, titleStamps, titleCounts, search)
-        const inTitle = (slot: number) =>
-            (exactTitles && looked.length ? titled[slot] === search : !looked.length || (titleStamps[slot] === search && titleCounts[slot] === looked.length)) &&
-            (!characters || index.holdsCharacters(slot, characters, true))
-        const holds = (slot: number) =>
-            (!characters || index.holdsCharacters(slot, characters, false)) && (exact || terms.every((term) => index.texts[slot]!.includes(term)))
-
-        let found = 0
-        const add = (position: number) => {
-            const slot = slots[position]!
-            if (holds(slot)) entries[found++] = (position << 1) | (inTitle(slot) ? 1 : 0)
-        }
-        if (!looked.length) {
-            for (let position = 0; position < slots.length; position++) add(position)
-        } else {
-            // Few items found are sorted by position; many are marked and read off in order.
-            const marking: Marking = { positions, marks, few: scratch.few.subarray(0, (slots.length >> 4) + 1), count: 0 }
-            countHolders(wordsByPart, index, false, stamps, counts, search, marking)
-            if (marking.count > marking.few.length) {
-                for (let position = 0; position < slots.length; position++) if (marks[position] === search) add(position)
-            } else {
-                for (const position of marking.few.subarray(0, marking.count).sort()) add(position)
-            }
-        }
+        const { held, titled, part } = scratch.begin(slots.length)
+        this.holding(held, part, wordsByPart, characters, false)
+        // With one term of letters and digits, the items whose title holds its parts are those holding it in their title.
+        this.holding(titled, part, wordsByPart, characters, true)
+        let found = entriesOf(held, titled, scratch.entries)
+        if (!exact) found = keepHolding(scratch.entries, found, (position) => terms.every((term) => index.texts[slots[position]!]!.includes(term)))
         return scratch.hold(
             found,
-            exactTitles,
+            exact && terms.length === 1,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
+            (position, junctions) => index.mayHoldPhrase(slots[position]!, junctions),
         )
+    }
+
+    /** Marks in `into` the positions whose text (or title) holds each part through one of its words, and each character; `spare` is room to work in. */
+    private holding(into: PositionSet, spare: PositionSet, wordsByPart: readonly number[][], characters: readonly string[], inTitle: boolean) {
+        const index = this.index()
+        const { positions, slots } = this.placesIn(index)
+        if (!wordsByPart.length) fillAll(into, slots.length)
+        wordsByPart.forEach((words, at) => {
+            const target = at === 0 ? into : spare
+            target.fill(0)
+            for (const word of words) addSlots(target, index.holdersOf(word, inTitle), positions)
+            if (at > 0) intersectInto(into, spare)
+        })
+        for (const character of characters) intersectInto(into, this.characterSet(character, inTitle))
+    }
+
+    private characterSet(character: string, inTitle: boolean) {
+        const key = `${character}${inTitle}`
+        let set = this.characterSets.get(key)
+        if (!set) {
+            const index = this.index()
+            const { slots } = this.placesIn(index)
+            const bits = charactersOf([character])!
+            set = new Uint32Array(wordsFor(slots.length))
+            for (let position = 0; position < slots.length; position++) {
+                if (index.holdsCharacters(slots[position]!, bits, inTitle)) set[position >>> 5]! |= 1 << (position & 31)
+            }
+            this.characterSets.set(key, set)
+        }
+        return set
     }
 
     private placesIn(index: SearchIndex) {
@@ -433,6 +440,7 @@ export const findEach = (list: readonly CatalogItem[], terms: readonly string[])
         exactTitles: false,
         text: (position) => searchTextOf(list[position]!),
         titleSpan: (position) => titleSpanOf(list[position]!),
+        mayHoldPhrase: () => true,
     }
 }
 

@@ -3,7 +3,7 @@ import { allVariants, localize } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
 import type { Sequence } from '../util/sequence.js'
 import { newestFirst, type Order } from './order.js'
-import { findEach, listSearchOf, type Found } from './search-index.js'
+import { findEach, junctionKeys, listSearchOf, type Found } from './search-index.js'
 import { holdsWholeWord, searchTextOf } from './search-text.js'
 
 export type ItemFilter = (item: CatalogItem) => boolean
@@ -112,6 +112,7 @@ const rankCount = 4
  */
 class RankedItems implements ItemSequence {
     private readonly phrase: string
+    private readonly junctions: number[]
     /** Per rank: its items found so far (as indexes of the entries), and how far the entries were looked at for it. */
     private readonly members: number[][] = Array.from({ length: rankCount }, () => [])
     private readonly looked = new Array<number>(rankCount).fill(0)
@@ -122,6 +123,7 @@ class RankedItems implements ItemSequence {
         private readonly terms: readonly string[],
     ) {
         this.phrase = terms.join(' ')
+        this.junctions = junctionKeys(terms)
     }
 
     get length() {
@@ -150,11 +152,20 @@ class RankedItems implements ItemSequence {
     /** The first `wanted` items of a rank (all of them when it has fewer). */
     private membersOf(rank: number, wanted: number) {
         const members = this.members[rank]!
-        const { length } = this.found.entries
-        while (members.length < wanted && this.looked[rank]! < length) {
-            const at = this.looked[rank]!++
+        const { entries } = this.found
+        const { length } = entries
+        // The phrase ranks need the flag (rank 0) or the phrase's junctions (rank 1): most items
+        // found lack them, and are passed over here without the work of telling their rank.
+        const phrase = rank === 1 && this.terms.length > 1
+        let at = this.looked[rank]!
+        while (members.length < wanted && at < length) {
+            if (rank === 0) while (at < length && (entries[at]! & 1) === 0) at++
+            else if (phrase) while (at < length && !this.found.mayHoldPhrase(entries[at]! >> 1, this.junctions)) at++
+            if (at === length) break
             if (this.isOfRank(at, rank)) members.push(at)
+            at++
         }
+        this.looked[rank] = at
         return members
     }
 
@@ -180,6 +191,7 @@ class RankedItems implements ItemSequence {
         // One term is the phrase, and the item holds it.
         if (rank === 1 && this.terms.length === 1) return true
         if (rank === 0 && !mayHoldInTitle) return false
+        if (rank <= 1 && !this.found.mayHoldPhrase(entry >> 1, this.junctions)) return false
         const text = this.found.text(entry >> 1)
         const title = this.found.titleSpan(entry >> 1)
         switch (rank) {
