@@ -30,10 +30,16 @@ export const affectedParts = (paths: Iterable<string>): AffectedParts => {
         if (!type) continue
         // The defaults touch every item of the type; so does the type folder itself appearing or going.
         if (second === undefined || second === '_defaults.yaml') parts.types.add(type)
-        else parts.units.add(`${first}/${second}`)
+        else parts.units.add(unitKeyOfPath(path))
     }
     return parts
 }
+
+/**
+ * The key of the unit a path (relative, `/`-separated) is in: its type folder and entry, so
+ * `levels/x/comments/c.md` is in `levels/x` and `posts/x.md` is its own unit.
+ */
+export const unitKeyOfPath = (path: string) => path.split('/').slice(0, 2).join('/')
 
 /** The type and item name of a unit key (`posts/welcome.md` is the post "welcome"). */
 export const unitOf = (key: string): { type: ContentType; name: string } => {
