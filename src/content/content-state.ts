@@ -2,7 +2,7 @@ import { LayeredMap } from '../util/layered-map.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
 import type { Problem } from './problems.js'
-import { normalizeServerSettings, type ServerSettings } from './server-settings.js'
+import { neutralServerSettings, type ServerSettings } from './server-settings.js'
 import { mapLimit } from '../util/map-limit.js'
 
 /** One entry of a type folder (`levels/first-steps`, `posts/welcome.md`) and what reading it gave. */
@@ -110,7 +110,7 @@ export class ContentState {
         const loader = this.loader()
         const value = await loader.loadSettings()
         const lastGood = this.settings?.value
-        if (value || !lastGood) this.settings = { value: value ?? normalizeServerSettings({ title: 'Shelf' }, undefined), problems: loader.problems }
+        if (value || !lastGood) this.settings = { value: value ?? neutralServerSettings(), problems: loader.problems }
         else this.settings = { value: lastGood, problems: loader.problems.map(keepsServing) }
     }
 
