@@ -1,7 +1,7 @@
 import type { ServerAuthenticateRequest, ServerJoinRoomRequest, ServiceUserProfile } from '@sonolus/core'
 import { Ajv } from 'ajv'
 import { createHash, webcrypto } from 'node:crypto'
-import { Refusal } from '../util/refusal.js'
+import { Refusal, refuse } from '../util/refusal.js'
 import type { AcceptedAddresses } from './addresses.js'
 import { signatureAlgorithm } from './verify-key.js'
 
@@ -36,10 +36,6 @@ const validShape = new Ajv({ allErrors: false }).compile({
     },
 })
 
-const refuse = (message: string): never => {
-    throw new Refusal('unauthorized', message)
-}
-
 /**
  * The checks of §5.2 on a signed request (E2, E7), in the toolkit's order: shape, kind, address,
  * room, time, signature. Only a request that passes all of them is trusted with its profile.
@@ -70,20 +66,20 @@ export class SignedRequestVerifier {
             throw new Refusal('invalid', `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`)
         }
         const request = body as ServerJoinRoomRequest
-        if (request.type !== expected.type) refuse(`type must be "${expected.type}", got "${request.type}"`)
-        if (!this.addresses.accepts(request.address)) refuse(this.addresses.explainRefusal(request.address))
+        if (request.type !== expected.type) refuse('unauthorized', `type must be "${expected.type}", got "${request.type}"`)
+        if (!this.addresses.accepts(request.address)) refuse('unauthorized', this.addresses.explainRefusal(request.address))
         if (expected.room !== undefined && request.room !== expected.room) {
-            refuse(`room must be the room in the path, "${expected.room}", got ${request.room === undefined ? 'none' : `"${request.room}"`}`)
+            refuse('unauthorized', `room must be the room in the path, "${expected.room}", got ${request.room === undefined ? 'none' : `"${request.room}"`}`)
         }
         const age = now - request.time
-        if (age > this.windowMs) refuse(`time is ${Math.round(age / 1000)} s old; signed requests are accepted for ${this.windowMs / 1000} s (is a clock wrong?)`)
-        if (-age > this.windowMs) refuse(`time is ${Math.round(-age / 1000)} s ahead of this server's clock; at most ${this.windowMs / 1000} s is accepted`)
-        if (!signatureHeader) refuse('the signature header is missing')
+        if (age > this.windowMs) refuse('unauthorized', `time is ${Math.round(age / 1000)} s old; signed requests are accepted for ${this.windowMs / 1000} s (is a clock wrong?)`)
+        if (-age > this.windowMs) refuse('unauthorized', `time is ${Math.round(-age / 1000)} s ahead of this server's clock; at most ${this.windowMs / 1000} s is accepted`)
+        if (!signatureHeader) refuse('unauthorized', 'the signature header is missing')
         const signature = signatureHeader!
-        if (!(await this.isSignedBy(raw, signature))) refuse('the signature does not match the body and the app\'s key')
+        if (!(await this.isSignedBy(raw, signature))) refuse('unauthorized', 'the signature does not match the body and the app\'s key')
         this.forgetExpired(now)
         const digest = createHash('sha256').update(raw).digest('hex')
-        if (this.seen.has(digest)) refuse('this signed request was already used; sign a new one')
+        if (this.seen.has(digest)) refuse('unauthorized', 'this signed request was already used; sign a new one')
         this.seen.set(digest, request.time + this.windowMs)
         return { body: request, raw, signature }
     }

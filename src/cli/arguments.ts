@@ -92,44 +92,37 @@ export class UsageError extends Error {}
 export type ServeArguments = { options: ShelfOptions; listen: ListenOptions }
 
 export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): ServeArguments => {
-    let parsed
-    try {
-        parsed = parseArgs({
-            args,
-            strict: true,
-            allowPositionals: false,
-            options: {
-                content: { type: 'string', default: './content' },
-                port: { type: 'string' },
-                host: { type: 'string' },
-                address: { type: 'string' },
-                name: { type: 'string', default: 'service' },
-                drafts: { type: 'boolean', default: false },
-                cache: { type: 'string' },
-                watch: { type: 'boolean', default: true },
-                web: { type: 'boolean', default: true },
-                'web-client': { type: 'string' },
-                'sign-in': { type: 'boolean', default: true },
-                'read-only': { type: 'boolean', default: false },
-                'signature-key': { type: 'string' },
-                'session-secret': { type: 'string' },
-                'session-lifetime': { type: 'string' },
-                'signature-window': { type: 'string' },
-                'multiplayer-url': { type: 'string' },
-                'room-reservation': { type: 'string' },
-                'room-lifetime': { type: 'string' },
-                'owner-token': { type: 'string' },
-                git: { type: 'boolean', default: false },
-                'git-pull': { type: 'boolean', default: false },
-                'git-pull-every': { type: 'string' },
-                'git-push': { type: 'boolean', default: false },
-                'git-webhook-secret': { type: 'string' },
-            },
-            allowNegative: true,
-        }).values
-    } catch (error) {
-        throw new UsageError((error as Error).message)
-    }
+    const parsed = parseCommandArguments(args, {
+        allowPositionals: false,
+        allowNegative: true,
+        options: {
+            content: { type: 'string', default: './content' },
+            port: { type: 'string' },
+            host: { type: 'string' },
+            address: { type: 'string' },
+            name: { type: 'string', default: 'service' },
+            drafts: { type: 'boolean', default: false },
+            cache: { type: 'string' },
+            watch: { type: 'boolean', default: true },
+            web: { type: 'boolean', default: true },
+            'web-client': { type: 'string' },
+            'sign-in': { type: 'boolean', default: true },
+            'read-only': { type: 'boolean', default: false },
+            'signature-key': { type: 'string' },
+            'session-secret': { type: 'string' },
+            'session-lifetime': { type: 'string' },
+            'signature-window': { type: 'string' },
+            'multiplayer-url': { type: 'string' },
+            'room-reservation': { type: 'string' },
+            'room-lifetime': { type: 'string' },
+            'owner-token': { type: 'string' },
+            git: { type: 'boolean', default: false },
+            'git-pull': { type: 'boolean', default: false },
+            'git-pull-every': { type: 'string' },
+            'git-push': { type: 'boolean', default: false },
+            'git-webhook-secret': { type: 'string' },
+        },
+    }).values
     return {
         options: {
             content: parsed.content,
@@ -222,17 +215,17 @@ const parseDuration = (flag: string, raw: string | undefined, fallback: number) 
 
 export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }
 
-/** A command's flags and folders, parseArgs' complaints turned into usage errors. */
-const parseCommandArguments = <const T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) => {
+/** A command's flags (and folders, where it takes any), parseArgs' complaints turned into usage errors. */
+const parseCommandArguments = <const T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(args: string[], config: T) => {
     try {
-        return parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: T }>({ args, strict: true, allowPositionals: true, options })
+        return parseArgs<T & { args: string[]; strict: true }>({ ...config, args, strict: true })
     } catch (error) {
         throw new UsageError((error as Error).message)
     }
 }
 
 export const parseCheckArguments = (args: string[]): CheckArguments => {
-    const parsed = parseCommandArguments(args, { format: { type: 'string', default: 'text' }, drafts: { type: 'boolean', default: false } })
+    const parsed = parseCommandArguments(args, { allowPositionals: true, options: { format: { type: 'string', default: 'text' }, drafts: { type: 'boolean', default: false } } })
     const { format, drafts } = parsed.values
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`)
     if (parsed.positionals.length > 1) throw new UsageError(`check takes one folder, got ${parsed.positionals.length}`)
@@ -243,12 +236,15 @@ export type ExportArguments = { out: string; address: string; content: string; n
 
 export const parseExportArguments = (args: string[]): ExportArguments => {
     const { values, positionals } = parseCommandArguments(args, {
-        address: { type: 'string' },
-        content: { type: 'string', default: './content' },
-        name: { type: 'string', default: 'service' },
-        drafts: { type: 'boolean', default: false },
-        locale: { type: 'string' },
-        'allow-problems': { type: 'boolean', default: false },
+        allowPositionals: true,
+        options: {
+            address: { type: 'string' },
+            content: { type: 'string', default: './content' },
+            name: { type: 'string', default: 'service' },
+            drafts: { type: 'boolean', default: false },
+            locale: { type: 'string' },
+            'allow-problems': { type: 'boolean', default: false },
+        },
     })
     if (positionals.length !== 1) throw new UsageError(`export takes one output folder, got ${positionals.length}`)
     if (values.address === undefined) throw new UsageError('export needs --address URL: the address the copy will be served at, written into every item')

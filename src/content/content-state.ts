@@ -2,7 +2,7 @@ import { LayeredMap } from '../util/layered-map.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
 import type { Problem } from './problems.js'
-import { normalizeServerSettings, type ServerSettings } from './server-settings.js'
+import { neutralServerSettings, type ServerSettings } from './server-settings.js'
 import { mapLimit } from '../util/map-limit.js'
 
 /** One entry of a type folder (`levels/first-steps`, `posts/welcome.md`) and what reading it gave. */
@@ -30,10 +30,16 @@ export const affectedParts = (paths: Iterable<string>): AffectedParts => {
         if (!type) continue
         // The defaults touch every item of the type; so does the type folder itself appearing or going.
         if (second === undefined || second === '_defaults.yaml') parts.types.add(type)
-        else parts.units.add(`${first}/${second}`)
+        else parts.units.add(unitKeyOfPath(path))
     }
     return parts
 }
+
+/**
+ * The key of the unit a path (relative, `/`-separated) is in: its type folder and entry, so
+ * `levels/x/comments/c.md` is in `levels/x` and `posts/x.md` is its own unit.
+ */
+export const unitKeyOfPath = (path: string) => path.split('/').slice(0, 2).join('/')
 
 /** The type and item name of a unit key (`posts/welcome.md` is the post "welcome"). */
 export const unitOf = (key: string): { type: ContentType; name: string } => {
@@ -104,7 +110,7 @@ export class ContentState {
         const loader = this.loader()
         const value = await loader.loadSettings()
         const lastGood = this.settings?.value
-        if (value || !lastGood) this.settings = { value: value ?? normalizeServerSettings({ title: 'Shelf' }, undefined), problems: loader.problems }
+        if (value || !lastGood) this.settings = { value: value ?? neutralServerSettings(), problems: loader.problems }
         else this.settings = { value: lastGood, problems: loader.problems.map(keepsServing) }
     }
 

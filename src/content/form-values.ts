@@ -1,7 +1,15 @@
+import { Refusal } from '../util/refusal.js'
 import type { OptionDeclaration } from './server-settings.js'
 
-/** Thrown for a value a form cannot accept; the HTTP layer answers 400 with this message. */
-export class FormValueError extends Error {}
+/**
+ * Thrown for a value a form cannot accept: an `invalid` refusal, kept a class of its own because
+ * the web pages answer it with a page of their own rather than JSON.
+ */
+export class FormValueError extends Refusal {
+    constructor(message: string) {
+        super('invalid', message)
+    }
+}
 
 /** A source of submitted values: a URL query or the `values` string of a submit body. */
 export type FormInput = { get(query: string): string | undefined }

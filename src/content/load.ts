@@ -11,7 +11,7 @@ import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, parseTime, type ItemFields } from './records.js'
 import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
-import { normalizeServerSettings, type ServerSettings } from './server-settings.js'
+import { neutralServerSettings, normalizeServerSettings, type ServerSettings } from './server-settings.js'
 import { checkSettings } from './settings-checks.js'
 import type { LocalizedText } from './text.js'
 import { formatFieldPath, type ContentValidator, type SchemaIssue, type SchemaName } from './validate.js'
@@ -119,7 +119,7 @@ export class FolderLoader {
         if (record && file) {
             this.problems.push(...checkSettings(record.data).map((issue) => ({ ...this.issueProblem(file, record.parsed, issue), severity: 'warning' as const })))
         }
-        const settings = normalizeServerSettings(record?.data ?? { title: 'Shelf' }, file)
+        const settings = record ? normalizeServerSettings(record.data, file) : neutralServerSettings()
         settings.banner = await this.findResource('', names, 'banner', 'image')
         return settings
     }

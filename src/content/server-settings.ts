@@ -170,3 +170,9 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
         limits: normalizeLimits(raw.limits as Partial<Record<keyof Limits, unknown>> | undefined),
     }
 }
+
+/**
+ * What a folder without settings serves under: every default and a neutral title. A new object
+ * each time, since a loader sets its banner on it.
+ */
+export const neutralServerSettings = () => normalizeServerSettings({ title: 'Shelf' }, undefined)

@@ -10,7 +10,6 @@ import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
 import { emptyNotFoundForBrowsers } from './browser-not-found.js'
-import { FormValueError } from '../content/form-values.js'
 import { HttpError } from './http-error.js'
 import { Refusal, type RefusalKind } from '../util/refusal.js'
 import { PreparedAnswers } from './prepared-answers.js'
@@ -141,7 +140,6 @@ const refusalStatus: Record<RefusalKind, number> = {
 const statusOf = (error: unknown) => {
     if (error instanceof HttpError) return error.status
     if (error instanceof Refusal) return refusalStatus[error.kind]
-    if (error instanceof FormValueError) return 400
     // Errors raised by Koa and its middleware (a malformed body, say) carry their own client status.
     const status = (error as { status?: unknown }).status
     return typeof status === 'number' && status >= 400 && status < 500 ? status : 500

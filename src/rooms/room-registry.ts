@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { SessionUser } from '../auth/sessions.js'
 import type { MultiplayerOptions } from '../config.js'
 import type { FormDeclaration, OptionDeclaration } from '../content/server-settings.js'
-import { Refusal } from '../util/refusal.js'
+import { Refusal, refuse } from '../util/refusal.js'
 
 /** A room its creator has joined: listed, with the settings of the create form it was made with. */
 export type Room = {
@@ -72,7 +72,7 @@ export class RoomRegistry {
 
     /** E7 without a key: a player joining an open room, which keeps it listed for longer. */
     join(name: string, now = Date.now()): Room {
-        const room = this.get(name, now) ?? refuseNotFound(`room "${name}" not found: it may have ended`)
+        const room = this.get(name, now) ?? refuse('not-found', `room "${name}" not found: it may have ended`)
         room.expiresAt = now + this.timing.lifetimeMs
         return room
     }
@@ -92,8 +92,4 @@ export class RoomRegistry {
         for (const [name, reservation] of this.reservations) if (reservation.expiresAt <= now) this.reservations.delete(name)
         for (const [name, room] of this.rooms) if (room.expiresAt <= now) this.rooms.delete(name)
     }
-}
-
-const refuseNotFound = (message: string): never => {
-    throw new Refusal('not-found', message)
 }

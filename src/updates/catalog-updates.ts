@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
+import { unitKeyOfPath } from '../content/content-state.js'
 
 /** What a file looked like when Shelf wrote it, to know the watcher's report of it is no news. */
 const fingerprint = (root: string, path: string) => {
@@ -89,7 +90,7 @@ export class CatalogUpdates {
     }
 
     private isBeingWritten(path: string) {
-        return this.writing.size > 0 && this.writing.has(path.split('/').slice(0, 2).join('/'))
+        return this.writing.size > 0 && this.writing.has(unitKeyOfPath(path))
     }
 
     private enqueue(paths: string[]) {

@@ -15,3 +15,8 @@ export class Refusal extends Error {
         super(message)
     }
 }
+
+/** Throws a refusal where an expression is expected: `found ?? refuse('not-found', …)`. */
+export const refuse = (kind: RefusalKind, message: string): never => {
+    throw new Refusal(kind, message)
+}

@@ -4,6 +4,7 @@ import { existsSync, lstatSync, realpathSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import type { SessionUser } from '../auth/sessions.js'
+import { unitKeyOfPath } from '../content/content-state.js'
 import { isSafeName, type ItemRecord } from '../content/load.js'
 import type { CatalogUpdates } from '../updates/catalog-updates.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
@@ -19,12 +20,10 @@ export const generatedName = () => `${Date.now().toString(36)}-${randomBytes(4).
 
 /** The item's folder (`levels/x`), or its one file for a single-file post (`posts/x.md`). */
 export const itemLocation = (item: ItemRecord) => {
-    const parts = item.file.split('/')
-    return parts.length === 2 ? { folder: undefined, file: item.file } : { folder: parts.slice(0, 2).join('/'), file: item.file }
+    const unit = unitKeyOfPath(item.file)
+    // A single-file post is a unit of its own, with no folder around it.
+    return { folder: unit === item.file ? undefined : unit, file: item.file }
 }
-
-/** The item a path belongs to: its type folder and entry (`levels/x`, `posts/x.md`). */
-const unitOf = (path: string) => path.split('/').slice(0, 2).join('/')
 
 /** Paths of every file below a folder, relative to the content root. */
 const filesUnder = async (root: string, folder: string): Promise<string[]> => {
@@ -134,7 +133,7 @@ export class ContentWriter {
      * and removes others (`bytes` undefined); then one reload takes them all in.
      */
     async updateFiles(changes: FileChange[]) {
-        const units = [...new Set(changes.map(({ path }) => unitOf(path)))]
+        const units = [...new Set(changes.map(({ path }) => unitKeyOfPath(path)))]
         await this.run(units, async () => {
             for (const unit of units) this.requireItem(unit)
             for (const unit of units) this.requireReallyInside(this.inside(...unit.split('/')), unit)
