@@ -15,6 +15,11 @@ export const addSlots = (set: PositionSet, slots: Int32Array, positionOf: Int32A
     }
 }
 
+/** Adds to `set` what `other` holds. */
+export const unionInto = (set: PositionSet, other: PositionSet) => {
+    for (let word = 0; word < set.length; word++) set[word]! |= other[word]!
+}
+
 /** Keeps in `set` only what `other` holds too. */
 export const intersectInto = (set: PositionSet, other: PositionSet) => {
     for (let word = 0; word < set.length; word++) set[word]! &= other[word]!

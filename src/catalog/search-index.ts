@@ -1,5 +1,5 @@
 import type { CatalogItem } from './catalog.js'
-import { addSlots, entriesOf, fillAll, intersectInto, keepHolding, wordsFor, type PositionSet } from './position-set.js'
+import { addSlots, entriesOf, fillAll, intersectInto, keepHolding, unionInto, wordsFor, type PositionSet } from './position-set.js'
 import { isWord, searchTextOf, titleSpanOf, wordsOf, type TitleSpan } from './search-text.js'
 
 /** A list of numbers kept ascending, with room beyond `length` to grow. */
@@ -81,15 +81,18 @@ const junctionHash = (text: string, end: number, start: number, width: 1 | 2) =>
     return hash >>> 0
 }
 
+/** The two bits of the 512 a junction's hash sets. */
+const bitsOf = (hash: number) => [hash >>> 23, (hash >>> 14) & 511]
+
 /**
- * The junctions the phrase `terms` (joined by spaces) makes where each term meets the next: two
- * characters a side when both terms have them, else one.
+ * The bits of the junctions the phrase `terms` (joined by spaces) makes where each term meets the
+ * next: two characters a side when both terms have them, else one.
  */
-export const junctionKeys = (terms: readonly string[]) =>
-    terms.slice(1).map((term, at) => {
+export const junctionBits = (terms: readonly string[]) =>
+    terms.slice(1).flatMap((term, at) => {
         const phrase = `${terms[at]!} ${term}`
         const width = terms[at]!.length >= 2 && term.length >= 2 ? 2 : 1
-        return junctionHash(phrase, terms[at]!.length, terms[at]!.length + 1, width)
+        return bitsOf(junctionHash(phrase, terms[at]!.length, terms[at]!.length + 1, width))
     })
 
 /** Letters a–z as bits 0–25 of one word, digits 0–9 as bits 0–9 of the next. */
@@ -199,8 +202,7 @@ export class SearchIndex {
         while (this.junctions.length < junctionWords * (slot + 1)) this.junctions = grown(this.junctions)
         for (let at = text.indexOf(' ', 1); at >= 0 && at + 1 < text.length; at = text.indexOf(' ', at + 1)) {
             for (const width of [1, 2] as const) {
-                const hash = junctionHash(text, at, at + 1, width)
-                for (const bit of [hash >>> 23, (hash >>> 14) & 511]) this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
+                for (const bit of bitsOf(junctionHash(text, at, at + 1, width))) this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
             }
         }
         characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
@@ -224,15 +226,18 @@ export class SearchIndex {
         return (bits[2 * slot]! & characters.letters) === characters.letters && (bits[2 * slot + 1]! & characters.digits) === characters.digits
     }
 
-    /** Whether the slot's text has each of the junctions (`junctionKeys`) of a phrase. */
-    mayHoldPhrase(slot: number, junctions: readonly number[]) {
-        const base = junctionWords * slot
-        for (const hash of junctions) {
-            const first = hash >>> 23
-            const second = (hash >>> 14) & 511
-            if ((this.junctions[base + (first >>> 5)]! & (1 << (first & 31))) === 0 || (this.junctions[base + (second >>> 5)]! & (1 << (second & 31))) === 0) return false
+    /**
+     * The first of `entries` from `from` whose slot (by position, `slots`) has every one of a
+     * phrase's junction bits (`junctionBits`); `entries.length` when there is none.
+     */
+    nextMayHoldPhrase(entries: Int32Array, from: number, slots: Int32Array, junctions: readonly number[]) {
+        const bits = this.junctions
+        next: for (let at = from; at < entries.length; at++) {
+            const base = junctionWords * slots[entries[at]! >> 1]!
+            for (const bit of junctions) if ((bits[base + (bit >>> 5)]! & (1 << (bit & 31))) === 0) continue next
+            return at
         }
-        return true
+        return entries.length
     }
 
     /** The slots holding the word (in their title): an array good until the next call. */
@@ -258,7 +263,7 @@ export class SearchIndex {
  * title holds a part of every term). For a search of one word the flag is exact (`exactTitles`):
  * the item holds it in its title or not. `ranks` is room for ranking to note what it learns of
  * each entry, zeroed. `text` and `titleSpan` give an item's search text by its position, and
- * `mayHoldPhrase` whether it may hold a phrase of the junctions given (see `junctionKeys`).
+ * `nextMayHoldPhrase` the next of the entries that may hold a phrase (see `junctionBits`).
  */
 export type Found = {
     readonly entries: Int32Array
@@ -266,7 +271,7 @@ export type Found = {
     exactTitles: boolean
     text(position: number): string
     titleSpan(position: number): TitleSpan
-    mayHoldPhrase(position: number, junctions: readonly number[]): boolean
+    nextMayHoldPhrase(entries: Int32Array, from: number, junctions: readonly number[]): number
 }
 
 /**
@@ -282,7 +287,7 @@ class ScratchFound implements Found {
         readonly exactTitles: boolean,
         readonly text: (position: number) => string,
         readonly titleSpan: (position: number) => TitleSpan,
-        readonly mayHoldPhrase: (position: number, junctions: readonly number[]) => boolean,
+        readonly nextMayHoldPhrase: Found['nextMayHoldPhrase'],
     ) {}
 
     detach() {
@@ -325,14 +330,19 @@ class Scratch {
     }
 
     /** The first `found` entries as a search's result, until the next search. */
-    hold(found: number, exactTitles: boolean, text: Found['text'], titleSpan: Found['titleSpan'], mayHoldPhrase: Found['mayHoldPhrase']): Found {
+    hold(found: number, exactTitles: boolean, text: Found['text'], titleSpan: Found['titleSpan'], nextMayHoldPhrase: Found['nextMayHoldPhrase']): Found {
         const ranks = this.ranks.subarray(0, found).fill(0)
-        this.holder = new ScratchFound(this.entries.subarray(0, found), ranks, exactTitles, text, titleSpan, mayHoldPhrase)
+        this.holder = new ScratchFound(this.entries.subarray(0, found), ranks, exactTitles, text, titleSpan, nextMayHoldPhrase)
         return this.holder
     }
 }
 
 const scratch = new Scratch()
+
+/** A word held by at least this share of a list's items counts as common… */
+const commonWordShare = 1 / 16
+/** …and this many common words' sets are kept per list (at 100,000 items, 12 KiB each). */
+const commonWordSets = 64
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -349,6 +359,12 @@ export class ListSearch {
     private places: { positions: Int32Array; slots: Int32Array } | undefined
     /** The positions whose text (or title) holds a letter or digit, by `${character}${inTitle}`. */
     private readonly characterSets = new Map<string, PositionSet>()
+    /**
+     * The positions of the items holding a common word (in their title), by `2 * word + inTitle`:
+     * a word in every title marks a hundred thousand positions one by one, its set is copied a
+     * word of bits at a time. Kept for the few commonest words only (see `commonWordSets`).
+     */
+    private readonly wordSets = new Map<number, PositionSet>()
 
     constructor(
         private readonly list: readonly CatalogItem[],
@@ -381,7 +397,7 @@ export class ListSearch {
             exact && terms.length === 1,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
-            (position, junctions) => index.mayHoldPhrase(slots[position]!, junctions),
+            (entries, from, junctions) => index.nextMayHoldPhrase(entries, from, slots, junctions),
         )
     }
 
@@ -393,10 +409,27 @@ export class ListSearch {
         wordsByPart.forEach((words, at) => {
             const target = at === 0 ? into : spare
             target.fill(0)
-            for (const word of words) addSlots(target, index.holdersOf(word, inTitle), positions)
+            for (const word of words) {
+                const slots = index.holdersOf(word, inTitle)
+                const common = slots.length >= commonWordShare * positions.length ? this.wordSet(word, inTitle, slots) : undefined
+                if (common) unionInto(target, common)
+                else addSlots(target, slots, positions)
+            }
             if (at > 0) intersectInto(into, spare)
         })
         for (const character of characters) intersectInto(into, this.characterSet(character, inTitle))
+    }
+
+    private wordSet(word: number, inTitle: boolean, slots: Int32Array) {
+        const key = 2 * word + (inTitle ? 1 : 0)
+        let set = this.wordSets.get(key)
+        if (!set && this.wordSets.size < commonWordSets) {
+            const { positions } = this.placesIn(this.index())
+            set = new Uint32Array(wordsFor(this.list.length))
+            addSlots(set, slots, positions)
+            this.wordSets.set(key, set)
+        }
+        return set
     }
 
     private characterSet(character: string, inTitle: boolean) {
@@ -440,7 +473,7 @@ export const findEach = (list: readonly CatalogItem[], terms: readonly string[])
         exactTitles: false,
         text: (position) => searchTextOf(list[position]!),
         titleSpan: (position) => titleSpanOf(list[position]!),
-        mayHoldPhrase: () => true,
+        nextMayHoldPhrase: (_entries, from) => from,
     }
 }
 

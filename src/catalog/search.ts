@@ -3,7 +3,7 @@ import { allVariants, localize } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
 import type { Sequence } from '../util/sequence.js'
 import { newestFirst, type Order } from './order.js'
-import { findEach, junctionKeys, listSearchOf, type Found } from './search-index.js'
+import { findEach, junctionBits, listSearchOf, type Found } from './search-index.js'
 import { holdsWholeWord, searchTextOf } from './search-text.js'
 
 export type ItemFilter = (item: CatalogItem) => boolean
@@ -123,7 +123,7 @@ class RankedItems implements ItemSequence {
         private readonly terms: readonly string[],
     ) {
         this.phrase = terms.join(' ')
-        this.junctions = junctionKeys(terms)
+        this.junctions = junctionBits(terms)
     }
 
     get length() {
@@ -160,7 +160,7 @@ class RankedItems implements ItemSequence {
         let at = this.looked[rank]!
         while (members.length < wanted && at < length) {
             if (rank === 0) while (at < length && (entries[at]! & 1) === 0) at++
-            else if (phrase) while (at < length && !this.found.mayHoldPhrase(entries[at]! >> 1, this.junctions)) at++
+            else if (phrase) at = this.found.nextMayHoldPhrase(entries, at, this.junctions)
             if (at === length) break
             if (this.isOfRank(at, rank)) members.push(at)
             at++
@@ -191,7 +191,7 @@ class RankedItems implements ItemSequence {
         // One term is the phrase, and the item holds it.
         if (rank === 1 && this.terms.length === 1) return true
         if (rank === 0 && !mayHoldInTitle) return false
-        if (rank <= 1 && !this.found.mayHoldPhrase(entry >> 1, this.junctions)) return false
+        if (rank <= 1 && this.found.nextMayHoldPhrase(this.found.entries, at, this.junctions) !== at) return false
         const text = this.found.text(entry >> 1)
         const title = this.found.titleSpan(entry >> 1)
         switch (rank) {
