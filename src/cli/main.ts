@@ -1,8 +1,18 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8'
 import { helpText, parseCheckArguments, parseExportArguments, parseServeArguments, UsageError } from './arguments.js'
 import { check } from './check.js'
 import { exportCommand } from './export.js'
 import { serve } from './serve.js'
+
+/**
+ * V8 lets the old generation grow to several times what survived its last collection before it
+ * collects again, and a start reads the whole folder in one go: at 100,000 levels it held 750 MiB
+ * resident for 230 MiB alive. Growing by half at a time keeps the peak near what stays alive
+ * (560 MiB there), at no measurable cost in start-up time. A flag given to node itself wins.
+ */
+const heapGrowth = '--heap-growing-percent'
+if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => option.includes(heapGrowth))) setFlagsFromString(`${heapGrowth}=50`)
 
 const main = async (args: string[]) => {
     const [command, ...rest] = args
