@@ -7,7 +7,8 @@ import type { ServedFile } from './resources.js'
 import { SeenEntries } from './seen-entries.js'
 
 type ResourceEntry = { size: number; mtimeMs: number; served: ServedFile; seen: boolean }
-type ListingEntry = { ctimeMs: number; listing: FolderListing; seen: boolean }
+/** A listing's names joined by `/` (which no name holds): a hundred thousand folders' arrays of names cost tens of megabytes. */
+type ListingEntry = { ctimeMs: number; files: string; folders: string; seen: boolean }
 
 /**
  * One resource as stored: `[path, size, mtimeMs, hash, contentType]`, and the path of the bytes
@@ -23,17 +24,18 @@ type StoredCache = { version: number; entries: StoredResource[]; folders?: Store
 const toStoredResource = ([path, { size, mtimeMs, served }]: [string, ResourceEntry]): StoredResource =>
     served.path === path ? [path, size, mtimeMs, served.hash, served.contentType] : [path, size, mtimeMs, served.hash, served.contentType, served.path]
 
+/** One string per content type, rather than one per resource as parsed. */
+const contentTypes = new Map<string, string>()
+const sharedContentType = (type: string) => contentTypes.get(type) ?? (contentTypes.set(type, type), type)
+
 const fromStoredResource = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredResource): [string, ResourceEntry] => [
     path,
-    { size, mtimeMs, served: { hash, path: servedPath ?? path, contentType }, seen: false },
+    { size, mtimeMs, served: { hash, path: servedPath ?? path, contentType: sharedContentType(contentType) }, seen: false },
 ]
 
-const toStoredListing = ([path, { ctimeMs, listing }]: [string, ListingEntry]): StoredListing => [path, ctimeMs, listing.files.join('/'), listing.folders.join('/')]
+const toStoredListing = ([path, { ctimeMs, files, folders }]: [string, ListingEntry]): StoredListing => [path, ctimeMs, files, folders]
 
-const fromStoredListing = ([path, ctimeMs, files, folders]: StoredListing): [string, ListingEntry] => [
-    path,
-    { ctimeMs, listing: { files: splitNames(files), folders: splitNames(folders) }, seen: false },
-]
+const fromStoredListing = ([path, ctimeMs, files, folders]: StoredListing): [string, ListingEntry] => [path, { ctimeMs, files, folders, seen: false }]
 
 const splitNames = (names: string) => (names ? names.split('/') : [])
 
@@ -89,13 +91,13 @@ export class HashCache {
         const entry = this.listings.get(path)
         if (!entry || entry.ctimeMs !== info.ctimeMs) return undefined
         this.listings.see(entry)
-        return entry.listing
+        return { files: splitNames(entry.files), folders: splitNames(entry.folders) }
     }
 
     /** `listedAt` is when the listing was started, by the same clock as the folder's ctime. */
     rememberListing(path: string, info: Stats, listing: FolderListing, listedAt: number) {
         if (listedAt - info.ctimeMs < racyListingMs) return
-        this.listings.remember(path, { ctimeMs: info.ctimeMs, listing, seen: true })
+        this.listings.remember(path, { ctimeMs: info.ctimeMs, files: listing.files.join('/'), folders: listing.folders.join('/'), seen: true })
     }
 
     /**
