@@ -129,4 +129,31 @@ test('a folder removed and made again under its name (with a folder inside) is w
     }
 })
 
+test('a folder made after the scan with a folder inside: the inner folder still reports its changes once the outer one changed', async () => {
+    const root = await temporaryFolder()
+    try {
+        await writeTree(root, { 'levels/kept/item.yaml': 'title: Kept\n' })
+        await sleep(250)
+        const { onBatch, handed } = recorder()
+        const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
+        try {
+            await watcher.ready
+            await mkdir(join(root, 'levels/new/comments'), { recursive: true })
+            await handed('levels/new/comments')
+            await sleep(100)
+            // chokidar lists a folder again when something in it changes, and forgets the watches
+            // of the subfolders it keeps under it that the listing (filtered) does not name.
+            await writeFile(join(root, 'levels/new/item.yaml'), 'title: New\n')
+            await handed('levels/new/item.yaml')
+            await sleep(100)
+            await writeFile(join(root, 'levels/new/comments/one.md'), 'One\n')
+            await handed('levels/new/comments/one.md')
+        } finally {
+            await watcher.close()
+        }
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
 test.run()

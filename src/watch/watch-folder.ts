@@ -87,6 +87,7 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         quietTimer = setTimeout(flush, wait)
     }
     const relativeTo = (path: string) => relative(root, path).split(sep).join('/')
+    const parentOf = (relativePath: string) => relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/')))
 
     /** Every folder handed to chokidar, with the instance that watches it (none yet while it waits for its batch). */
     const folders = new Map<string, FSWatcher | undefined>([['', undefined]])
@@ -99,7 +100,7 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
 
     /** Whether a listed entry may hold a change no event reported: listed before its folder's watch began. */
     const unreported = (relativePath: string, stats: Stats) => {
-        if (scanned) return newFolders.has(relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/'))))
+        if (scanned) return newFolders.has(parentOf(relativePath))
         // The change time moves with every write, rename or move into place; a modification time need not.
         return stats.ctimeMs >= readSince - clockSlackMs
     }
@@ -195,7 +196,13 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         scanned = true
     }
 
-    /** After the scan, the folders that appear are handed over together to one instance. */
+    /**
+     * After the scan, the folders that appear are handed over together to one instance; a new one
+     * for a folder inside a folder it watches: chokidar, listing a folder again after a change in
+     * it, drops the watch of a subfolder it keeps under it that the (filtered) listing does not
+     * name. (The scan's batches never put a folder with the one holding it: a subfolder is found
+     * only once the batch of its folder is listed.)
+     */
     let live: FSWatcher | undefined
     let handOverScheduled = false
     const handOverSoon = () => {
@@ -204,7 +211,7 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         setImmediate(() => {
             handOverScheduled = false
             if (closed || found.length === 0) return
-            live ??= instance()
+            if (!live || found.some((path) => folders.get(parentOf(relativeTo(path))) === live)) live = instance()
             handOver(live, found)
             found = []
         })
