@@ -1,7 +1,7 @@
 import { type FSWatcher, watch } from 'chokidar'
 import { once } from 'node:events'
 import type { Stats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isIgnored } from '../content/load.js'
@@ -86,15 +86,22 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         const wait = Math.max(0, Math.min(quietMs, batchStarted + maxWaitMs - Date.now()))
         quietTimer = setTimeout(flush, wait)
     }
-    const relativeTo = (path: string) => relative(root, path).split(sep).join('/')
+    /**
+     * The folder as chokidar is handed it: its real path, so that chokidar, which resolves every
+     * folder it watches, finds no symbolic link on the way and keeps no note of one per folder.
+     */
+    let watchRoot = root
+    let rootPrefix = `${root}/`
     const parentOf = (relativePath: string) => relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/')))
+    const relativeTo = (path: string) =>
+        sep === '/' && path.startsWith(rootPrefix) ? path.slice(rootPrefix.length) : relative(watchRoot, path).split(sep).join('/')
 
     /** Every folder handed to chokidar, with the instance that watches it (none yet while it waits for its batch). */
     const folders = new Map<string, FSWatcher | undefined>([['', undefined]])
     /** Folders found in a listing and not yet handed over (absolute paths). */
     let found: string[] = []
     /** Folders being handed over: chokidar asks about each once more with its stats, which is no new finding. */
-    const handing = new Set<string>([root])
+    const handing = new Set<string>()
     /** Folders that appeared after the first scan: whatever their listing holds is new. */
     const newFolders = new Set<string>()
 
@@ -116,21 +123,23 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
             return false
         }
         const relativePath = relativeTo(path)
-        if (relativePath.split('/').some((segment) => segment.startsWith('.'))) return true
+        if (relativePath.startsWith('.') || relativePath.includes('/.')) return true
         if (!stats) return false
         if (stats.isDirectory() && folders.has(relativePath)) return true
         if (unreported(relativePath, stats)) note(relativePath)
         if (stats.isDirectory()) {
-            folders.set(relativePath, undefined)
+            // Kept while the folder is watched: a copy, as a slice of the listed path keeps all of it (70 B a folder).
+            const folder = relativePath.split('/').join('/')
+            folders.set(folder, undefined)
             found.push(path)
             if (scanned) {
-                newFolders.add(relativePath)
+                newFolders.add(folder)
                 handOverSoon()
             }
         }
         return true
     }
-    const chokidarOptions = { ignoreInitial: true, depth: 0, ignored }
+    const chokidarOptions = { ignoreInitial: true, depth: 0, followSymlinks: false, ignored }
 
     const watchers: FSWatcher[] = []
     // A watcher error must never take the server down: say once what it means and keep serving.
@@ -171,7 +180,7 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
             if (folder !== relativePath && !folder.startsWith(prefix)) continue
             folders.delete(folder)
             newFolders.delete(folder)
-            watcher?.unwatch(join(root, folder))
+            watcher?.unwatch(join(watchRoot, folder))
         }
     }
 
@@ -183,7 +192,9 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
     let closing: () => void = () => {}
     const closingSignal = new Promise<void>((resolve) => (closing = resolve))
     const scan = async () => {
-        let batch = [root]
+        watchRoot = await realpath(root).catch(() => root)
+        rootPrefix = watchRoot.endsWith('/') ? watchRoot : `${watchRoot}/`
+        let batch = [watchRoot]
         while (batch.length > 0 && !closed) {
             const watcher = instance()
             handOver(watcher, batch)
