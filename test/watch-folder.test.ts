@@ -2,7 +2,9 @@
  * The watcher on its own: what changes between the reading of a folder and the start of its
  * watches is handed over by the first scan, and nothing else is.
  */
+import fs from 'node:fs'
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { syncBuiltinESMExports } from 'node:module'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -152,6 +154,42 @@ test('a folder made after the scan with a folder inside: the inner folder still 
             await watcher.close()
         }
     } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test('a folder chokidar cannot watch (the system limit of watches) is reported once; the first scan still finishes and the other folders report their changes', async () => {
+    const root = await temporaryFolder()
+    const realWatch = fs.watch
+    const realError = console.error
+    const said: string[] = []
+    try {
+        const files: Record<string, string> = {}
+        for (let index = 0; index < 20; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
+        await writeTree(root, files)
+        await sleep(250)
+        // chokidar calls node:fs's watch through the module's exports, which this swaps for one that fails on two folders.
+        fs.watch = ((path: string, ...rest: unknown[]) => {
+            if (/level-(3|4)$/.test(path)) throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' })
+            return (realWatch as (...args: unknown[]) => fs.FSWatcher)(path, ...rest)
+        }) as typeof fs.watch
+        syncBuiltinESMExports()
+        console.error = (...args: unknown[]) => void said.push(args.join(' '))
+        const { onBatch, handed } = recorder()
+        const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
+        try {
+            await watcher.ready
+            assert.equal(said.length, 1, said.join('\n'))
+            assert.match(said[0]!, /limit of file watchers/)
+            await writeFile(join(root, 'levels/level-19/item.yaml'), 'title: Changed\n')
+            await handed('levels/level-19/item.yaml')
+        } finally {
+            await watcher.close()
+        }
+    } finally {
+        fs.watch = realWatch
+        syncBuiltinESMExports()
+        console.error = realError
         await rm(root, { recursive: true, force: true })
     }
 })

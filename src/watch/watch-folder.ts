@@ -1,5 +1,4 @@
 import { type FSWatcher, watch } from 'chokidar'
-import { once } from 'node:events'
 import type { Stats } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
@@ -197,8 +196,11 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         let batch = [watchRoot]
         while (batch.length > 0 && !closed) {
             const watcher = instance()
+            // Not events.once, which rejects on the first 'error' (a folder over the system's limit of
+            // watches, say): that is reported, and the instance still says 'ready'.
+            const listed = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
             handOver(watcher, batch)
-            await Promise.race([once(watcher, 'ready'), closingSignal])
+            await Promise.race([listed, closingSignal])
             // A folder gone before chokidar got to it is never asked about with its stats.
             for (const path of batch) handing.delete(path)
             await nextTurn()
