@@ -2,7 +2,9 @@
  * The watcher on its own: what changes between the reading of a folder and the start of its
  * watches is handed over by the first scan, and nothing else is.
  */
+import fs from 'node:fs'
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { syncBuiltinESMExports } from 'node:module'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -78,54 +80,95 @@ const recorder = () => {
     }
 }
 
-test('folders are watched a batch at a time: with many more folders than a batch, the last one listed reports its changes', async () => {
+/**
+ * Runs `body` with a watcher, ready, on a new folder holding `tree` (written 250 ms before the
+ * watcher starts, past its allowance for a coarse clock, so nothing in it counts as changed);
+ * the watcher is closed and the folder removed after.
+ */
+const watching = async (tree: Record<string, string>, body: (root: string, handed: (path: string) => Promise<void>) => Promise<void>) => {
     const root = await temporaryFolder()
     try {
-        const files: Record<string, string> = {}
-        for (let index = 0; index < 700; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
-        files['levels/level-699/comments/first.md'] = 'Hello\n'
-        await writeTree(root, files)
+        await writeTree(root, tree)
         await sleep(250)
         const { onBatch, handed } = recorder()
         const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
         try {
             await watcher.ready
-            for (const path of ['levels/level-0/item.yaml', 'levels/level-699/item.yaml', 'levels/level-699/comments/first.md']) {
-                await writeFile(join(root, path), 'title: Changed\n')
-                await handed(path)
-            }
+            await body(root, handed)
         } finally {
             await watcher.close()
         }
     } finally {
         await rm(root, { recursive: true, force: true })
     }
+}
+
+test('folders are watched a few at a time: with many more folders than an instance takes, the last one listed reports its changes', async () => {
+    const files: Record<string, string> = {}
+    for (let index = 0; index < 700; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
+    files['levels/level-699/comments/first.md'] = 'Hello\n'
+    await watching(files, async (root, handed) => {
+        for (const path of ['levels/level-0/item.yaml', 'levels/level-699/item.yaml', 'levels/level-699/comments/first.md']) {
+            await writeFile(join(root, path), 'title: Changed\n')
+            await handed(path)
+        }
+    })
 })
 
 test('a folder removed and made again under its name (with a folder inside) is watched again', async () => {
-    const root = await temporaryFolder()
+    await watching({ 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' }, async (root, handed) => {
+        await rm(join(root, 'levels/again'), { recursive: true })
+        await handed('levels/again')
+        // Give the watcher its moment to see the folder gone before it comes back.
+        await sleep(100)
+        await mkdir(join(root, 'levels/again/comments'), { recursive: true })
+        await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
+        await handed('levels/again/item.yaml')
+        await sleep(100)
+        await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
+        await handed('levels/again/comments/two.md')
+    })
+})
+
+test('a folder made after the scan with a folder inside: the inner folder still reports its changes once the outer one changed', async () => {
+    await watching({ 'levels/kept/item.yaml': 'title: Kept\n' }, async (root, handed) => {
+        await mkdir(join(root, 'levels/new/comments'), { recursive: true })
+        await handed('levels/new/comments')
+        await sleep(100)
+        // chokidar lists a folder again when something in it changes, and forgets the watches
+        // of the subfolders it keeps under it that the listing (filtered) does not name.
+        await writeFile(join(root, 'levels/new/item.yaml'), 'title: New\n')
+        await handed('levels/new/item.yaml')
+        await sleep(100)
+        await writeFile(join(root, 'levels/new/comments/one.md'), 'One\n')
+        await handed('levels/new/comments/one.md')
+    })
+})
+
+test('a folder chokidar cannot watch (the system limit of watches) is reported once; the first scan still finishes and the other folders report their changes', async () => {
+    const realWatch = fs.watch
+    const realError = console.error
+    const said: string[] = []
+    // chokidar calls node:fs's watch through the module's exports, which this swaps for one that fails on two folders.
+    fs.watch = ((path: string, ...rest: unknown[]) => {
+        if (/level-(3|4)$/.test(path)) throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' })
+        return (realWatch as (...args: unknown[]) => fs.FSWatcher)(path, ...rest)
+    }) as typeof fs.watch
+    syncBuiltinESMExports()
+    console.error = (...args: unknown[]) => void said.push(args.join(' '))
     try {
-        await writeTree(root, { 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' })
-        await sleep(250)
-        const { onBatch, handed } = recorder()
-        const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
-        try {
-            await watcher.ready
-            await rm(join(root, 'levels/again'), { recursive: true })
-            await handed('levels/again')
-            // Give the watcher its moment to see the folder gone before it comes back.
-            await sleep(100)
-            await mkdir(join(root, 'levels/again/comments'), { recursive: true })
-            await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
-            await handed('levels/again/item.yaml')
-            await sleep(100)
-            await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
-            await handed('levels/again/comments/two.md')
-        } finally {
-            await watcher.close()
-        }
+        const files: Record<string, string> = {}
+        for (let index = 0; index < 20; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
+        await watching(files, async (root, handed) => {
+            assert.equal(said.length, 1, said.join('\n'))
+            assert.match(said[0]!, /limit of file watchers/)
+            await writeFile(join(root, 'levels/level-19/item.yaml'), 'title: Changed\n')
+            await handed('levels/level-19/item.yaml')
+        })
     } finally {
-        await rm(root, { recursive: true, force: true })
+        fs.watch = realWatch
+        syncBuiltinESMExports()
+        console.error = realError
     }
 })
 

@@ -1,7 +1,6 @@
 import { type FSWatcher, watch } from 'chokidar'
-import { once } from 'node:events'
 import type { Stats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isIgnored } from '../content/load.js'
@@ -35,14 +34,33 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
         : `watching the folder failed (${error.message}); changes may show only after a restart`
 
 /**
- * How many folders chokidar lists and starts watching at a time during the first scan. Handed the
- * whole tree at once, it stats every file and folder together (at 100,000 levels half a million
- * stats in flight, hundreds of megabytes of garbage), and requests wait behind its callbacks. At
- * 10,000 levels, under load, a list page's p99 during the scan was 104–163 ms with 256 folders a
- * batch, 49–78 ms with 64 and 33–40 ms with 16; but each batch is a chokidar instance of its own,
- * and 16 took the scan 40% longer than 64.
+ * How the first scan hands folders to chokidar. Handed the whole tree at once, chokidar stats every
+ * file and folder together (at 100,000 levels half a million stats in flight, hundreds of
+ * megabytes of garbage) and requests wait behind its callbacks; handed 64 folders at a time (each
+ * batch a chokidar instance whose `ready` said when it was done), every folder of a batch
+ * finished its stat, its listing, its entries' stats and its watch in the same few turns of the
+ * event loop, and a request arriving then waited behind all of them. So folders are handed over
+ * a few at a time instead, at most `maxFoldersAtOnce` whose stat chokidar has not yet answered,
+ * and only one while the loop is busy with something else: a turn of the loop that took longer
+ * than `busyTurnMs` (requests, say) drops the allowance to one folder, a quick one raises it by
+ * one. At 10,000 levels, with 10 connections asking a list page (`bench/watch-scan.ts`), the
+ * page's p99 during the scan was 2.2–3.3 times its p99 after it (6.1–8.6 ms against 2.3–3.9 ms,
+ * 17 runs), against 4.8–7.9 times with batches of 64 in the same minutes (11.6–18.0 ms, 9 runs).
+ * Under that load the scan takes 2.7–4.0 s against 2.0–2.2 s, as requests get most of the thread
+ * (17,000–24,000 answered during it, 4,300–4,800 before); alone it takes as long as before,
+ * 1.6–1.8 s.
+ * One folder at a time throughout did a little better under load (2.1–2.9 times) but took 2.1 s
+ * alone; batches of 16 or 8, an instance each, 3.0–3.5 and 2.4–3.1 times.
  */
-const foldersPerBatch = 64
+const maxFoldersAtOnce = 8
+const busyTurnMs = 0.5
+/**
+ * Folders per chokidar instance, whose `ready` says when all of them are listed and watched. Each
+ * instance costs about 2.6 KB of its own, so fewer are better; but chokidar keeps a record of
+ * every unwatched folder in the instance that watched it and tests each path it lists against
+ * all of them, so not too many either.
+ */
+const foldersPerInstance = 64
 
 /**
  * Watches a folder and hands over batches of changed paths (relative, `/`-separated). A burst,
@@ -54,10 +72,12 @@ const foldersPerBatch = 64
  * files in it (written, created, removed, renamed) as a raw event, so a file needs no watch of its
  * own. Dot folders (the cache, .git) are not watched at all. chokidar is told not to descend
  * (`depth: 0`): each folder it lists names its subfolders, and those are handed to it here, a
- * batch at a time, each batch to a chokidar instance of its own so that its `ready` says when the
- * batch is listed and watched. A folder is listed before its watch starts, so what a listing finds
- * changed lately is taken as a change too: a file saved in that moment, or into a folder that just
- * appeared, is not missed.
+ * few at a time (see `maxFoldersAtOnce`), to chokidar instances of up to `foldersPerInstance`
+ * folders whose `ready` says when they are listed and watched; never to the instance that watches
+ * the folder holding them, as chokidar, listing a folder again after a change in it, would drop
+ * the watch of a subfolder it keeps under it and the (filtered) listing does not name. A folder
+ * is listed before its watch starts, so what a listing finds changed lately is taken as a change
+ * too: a file saved in that moment, or into a folder that just appeared, is not missed.
  */
 export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<void>, options: WatchOptions = {}): FolderWatcher => {
     const quietMs = options.quietMs ?? 20
@@ -86,20 +106,47 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         const wait = Math.max(0, Math.min(quietMs, batchStarted + maxWaitMs - Date.now()))
         quietTimer = setTimeout(flush, wait)
     }
-    const relativeTo = (path: string) => relative(root, path).split(sep).join('/')
+    /**
+     * The folder as chokidar is handed it: its real path, so that chokidar, which resolves every
+     * folder it watches, finds no symbolic link on the way and keeps no note of one per folder.
+     */
+    let watchRoot = root
+    let rootPrefix = `${root}/`
+    const parentOf = (relativePath: string) => relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/')))
+    const relativeTo = (path: string) =>
+        sep === '/' && path.startsWith(rootPrefix) ? path.slice(rootPrefix.length) : relative(watchRoot, path).split(sep).join('/')
 
-    /** Every folder handed to chokidar, with the instance that watches it (none yet while it waits for its batch). */
+    /** Every folder handed to chokidar, with the instance that watches it (none yet while it waits for its turn). */
     const folders = new Map<string, FSWatcher | undefined>([['', undefined]])
-    /** Folders found in a listing and not yet handed over (absolute paths). */
+    /** Folders found in a listing and not yet handed over (absolute paths), from `foundFrom` on. */
     let found: string[] = []
-    /** Folders being handed over: chokidar asks about each once more with its stats, which is no new finding. */
-    const handing = new Set<string>([root])
+    let foundFrom = 0
+    /** The next `count` folders found (taken from the front without moving the rest: at 100,000 folders that would be quadratic). */
+    const takeFound = (count: number) => {
+        const taken = found.slice(foundFrom, foundFrom + count)
+        foundFrom += taken.length
+        if (foundFrom === found.length) {
+            found = []
+            foundFrom = 0
+        } else if (foundFrom >= 4096 && foundFrom * 2 >= found.length) {
+            found = found.slice(foundFrom)
+            foundFrom = 0
+        }
+        return taken
+    }
+    /**
+     * Folders being handed over: chokidar asks about each once more with its stats, which is no new
+     * finding. How many are left to ask about is how far chokidar is behind.
+     */
+    const handing = new Set<string>()
+    /** Wakes the first scan when it waits: a folder found, a folder's stat back, an instance done. */
+    let wake = () => {}
     /** Folders that appeared after the first scan: whatever their listing holds is new. */
     const newFolders = new Set<string>()
 
     /** Whether a listed entry may hold a change no event reported: listed before its folder's watch began. */
     const unreported = (relativePath: string, stats: Stats) => {
-        if (scanned) return newFolders.has(relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/'))))
+        if (scanned) return newFolders.has(parentOf(relativePath))
         // The change time moves with every write, rename or move into place; a modification time need not.
         return stats.ctimeMs >= readSince - clockSlackMs
     }
@@ -111,25 +158,31 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
      */
     const ignored = (path: string, stats?: Stats) => {
         if (handing.has(path)) {
-            if (stats) handing.delete(path)
+            if (stats) {
+                handing.delete(path)
+                wake()
+            }
             return false
         }
         const relativePath = relativeTo(path)
-        if (relativePath.split('/').some((segment) => segment.startsWith('.'))) return true
+        if (relativePath.startsWith('.') || relativePath.includes('/.')) return true
         if (!stats) return false
         if (stats.isDirectory() && folders.has(relativePath)) return true
         if (unreported(relativePath, stats)) note(relativePath)
         if (stats.isDirectory()) {
-            folders.set(relativePath, undefined)
+            // Kept while the folder is watched: a copy, as a slice of the listed path keeps all of it (70 B a folder).
+            const folder = relativePath.split('/').join('/')
+            folders.set(folder, undefined)
             found.push(path)
+            wake()
             if (scanned) {
-                newFolders.add(relativePath)
+                newFolders.add(folder)
                 handOverSoon()
             }
         }
         return true
     }
-    const chokidarOptions = { ignoreInitial: true, depth: 0, ignored }
+    const chokidarOptions = { ignoreInitial: true, depth: 0, followSymlinks: false, ignored }
 
     const watchers: FSWatcher[] = []
     // A watcher error must never take the server down: say once what it means and keep serving.
@@ -170,32 +223,73 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
             if (folder !== relativePath && !folder.startsWith(prefix)) continue
             folders.delete(folder)
             newFolders.delete(folder)
-            watcher?.unwatch(join(root, folder))
+            watcher?.unwatch(join(watchRoot, folder))
         }
     }
 
     /**
-     * The first scan: every folder, a batch at a time, each batch to a chokidar instance of its
-     * own so that its `ready` says when the batch is listed and watched; requests get their turn
-     * between batches.
+     * The first scan: every folder, a few at a time (`maxFoldersAtOnce`, one while the loop is
+     * busy), handed over between turns of the event loop so that requests get theirs in between.
+     * It is done when nothing found waits and every instance has said `ready`.
      */
     let closing: () => void = () => {}
     const closingSignal = new Promise<void>((resolve) => (closing = resolve))
     const scan = async () => {
-        let batch = [root]
-        while (batch.length > 0 && !closed) {
-            const watcher = instance()
-            handOver(watcher, batch)
-            await Promise.race([once(watcher, 'ready'), closingSignal])
-            // A folder gone before chokidar got to it is never asked about with its stats.
-            for (const path of batch) handing.delete(path)
+        watchRoot = await realpath(root).catch(() => root)
+        rootPrefix = watchRoot.endsWith('/') ? watchRoot : `${watchRoot}/`
+        found.push(watchRoot)
+        /** Instances still listing or starting watches, each with the folders handed to it. */
+        const busy = new Map<FSWatcher, string[]>()
+        let current: { watcher: FSWatcher; handed: string[] } | undefined
+        let atOnce = 1
+        let turnStarted = performance.now()
+        while (!closed) {
+            // Folders are handed over only here, after the loop's I/O callbacks and their ticks: an
+            // instance whose last folder was just watched has told so ('ready') by then.
             await nextTurn()
-            batch = found.splice(0, foldersPerBatch)
+            const now = performance.now()
+            atOnce = now - turnStarted > busyTurnMs ? 1 : Math.min(maxFoldersAtOnce, atOnce + 1)
+            turnStarted = now
+            if (found.length > foundFrom && handing.size < atOnce) {
+                const batch = takeFound(atOnce - handing.size)
+                if (
+                    !current ||
+                    current.handed.length + batch.length > foldersPerInstance ||
+                    !busy.has(current.watcher) ||
+                    batch.some((path) => folders.get(parentOf(relativeTo(path))) === current!.watcher)
+                ) {
+                    const watcher = instance()
+                    const handed: string[] = []
+                    current = { watcher, handed }
+                    busy.set(watcher, handed)
+                    // Not events.once, which rejects on the first 'error' (a folder over the system's limit of
+                    // watches, say): that is reported, and the instance still says 'ready'.
+                    const listed = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+                    void Promise.race([listed, closingSignal]).then(() => {
+                        busy.delete(watcher)
+                        // A folder gone before chokidar got to it is never asked about with its stats.
+                        for (const path of handed) handing.delete(path)
+                        wake()
+                    })
+                }
+                current.handed.push(...batch)
+                handOver(current.watcher, batch)
+                continue
+            }
+            if (busy.size === 0) break
+            await Promise.race([new Promise<void>((resolve) => (wake = resolve)), closingSignal])
+            wake = () => {}
+            turnStarted = performance.now()
         }
         scanned = true
     }
 
-    /** After the scan, the folders that appear are handed over together to one instance. */
+    /**
+     * After the scan, the folders that appear are handed over together to one instance; a new one
+     * for a folder inside a folder it watches: chokidar, listing a folder again after a change in
+     * it, drops the watch of a subfolder it keeps under it that the (filtered) listing does not
+     * name. (The scan keeps them apart the same way.)
+     */
     let live: FSWatcher | undefined
     let handOverScheduled = false
     const handOverSoon = () => {
@@ -203,10 +297,10 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         handOverScheduled = true
         setImmediate(() => {
             handOverScheduled = false
-            if (closed || found.length === 0) return
-            live ??= instance()
-            handOver(live, found)
-            found = []
+            const batch = takeFound(found.length)
+            if (closed || batch.length === 0) return
+            if (!live || batch.some((path) => folders.get(parentOf(relativeTo(path))) === live)) live = instance()
+            handOver(live, batch)
         })
     }
 
