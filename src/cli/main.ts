@@ -9,10 +9,11 @@ import { serve } from './serve.js'
  * V8 lets the old generation grow to several times what survived its last collection before it
  * collects again, and a start reads the whole folder in one go: at 100,000 levels it held 750 MiB
  * resident for 230 MiB alive. Growing by half at a time keeps the peak near what stays alive
- * (560 MiB there), at no measurable cost in start-up time. A flag given to node itself wins.
+ * (560 MiB there), at no measurable cost in start-up time (35% measured no lower). A flag given
+ * to node itself wins (node refuses it in NODE_OPTIONS).
  */
 const heapGrowth = '--heap-growing-percent'
-if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((option) => option.includes(heapGrowth))) setFlagsFromString(`${heapGrowth}=50`)
+if (!process.execArgv.some((option) => option.startsWith(heapGrowth))) setFlagsFromString(`${heapGrowth}=50`)
 
 const main = async (args: string[]) => {
     const [command, ...rest] = args
