@@ -1,9 +1,11 @@
 /**
- * What makes a warm start quick without changing what it finds: the validators `npm run build`
- * precompiles answer exactly as the schemas compiled at run time, and an item folder's listing
- * kept in the hash cache is used only while the folder is unchanged.
+ * What makes starts quick without changing what they find: the validators `npm run build`
+ * precompiles answer exactly as the schemas compiled at run time, an item folder's listing kept
+ * in the hash cache is used only while the folder is unchanged, and the processed files a cold
+ * start writes without a flush each are flushed together, and made again when a crash left them short.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -13,8 +15,10 @@ import * as assert from 'uvu/assert'
 import { Containment } from '../src/content/containment.js'
 import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
+import { ResourceProcessor } from '../src/content/resources.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
 import { exportName, schemaAjv, schemasFolder, validatedSchemaIds } from '../src/content/validate.js'
+import { makeDurable } from '../src/util/durable.js'
 import { temporaryFolder } from './support/server.js'
 
 /** Records wrong in the ways people get them wrong: missing, misspelt and mistyped fields, broken alternatives. */
@@ -75,6 +79,54 @@ test('a folder listing is reused while the folder is unchanged, and not trusted 
         assert.is(third.lookupListing(folder, statSync(folder)), undefined, 'the listing right after the change was not kept')
         assert.equal(listFolder(folder, third, new Containment(folder)).files.sort(), ['cover.png', 'item.json'])
     } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex')
+
+test('a processed file a crash left short, before the cache naming it was saved, is made again', async () => {
+    const root = await temporaryFolder()
+    const state = join(root, '.shelf')
+    const cacheFile = join(state, 'hashes.json')
+    const data = join(root, 'data.json')
+    try {
+        await writeFile(data, JSON.stringify({ bgmOffset: 0, entities: Array.from({ length: 200 }, (_, index) => ({ archetype: 'Note', data: [index] })) }))
+        const first = new ResourceProcessor(state, await HashCache.open(cacheFile))
+        const served = await first.process(data, 'data.json')
+        await first.saveCache()
+        assert.is(sha1(await readFile(served.path)), served.hash, 'the processed bytes have the SHA-1 they are served by')
+        assert.ok(statSync(cacheFile).size > 0, 'the cache is saved')
+
+        // Written without a flush each: a crash may leave a file short and the cache unsaved.
+        await truncate(served.path, 10)
+        await rm(cacheFile)
+        const second = new ResourceProcessor(state, await HashCache.open(cacheFile))
+        const again = await second.process(data, 'data.json')
+        assert.is(again.hash, served.hash)
+        assert.is(sha1(await readFile(again.path)), served.hash, 'the short file was written again')
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test('files written without a flush are made durable through sync -f, or an fsync each where there is no sync', async () => {
+    const root = await temporaryFolder()
+    const path = process.env.PATH
+    try {
+        const file = join(root, 'written')
+        await writeFile(file, 'bytes')
+        await makeDurable(root, [file])
+        await makeDurable(root, [])
+        // Without `sync` on the PATH, each file is fsynced: one that is not there says so.
+        process.env.PATH = join(root, 'no-such-folder')
+        await makeDurable(root, [file])
+        await makeDurable(root, [join(root, 'missing')]).then(
+            () => assert.unreachable('an fsync of a missing file fails'),
+            (error: NodeJS.ErrnoException) => assert.is(error.code, 'ENOENT'),
+        )
+    } finally {
+        process.env.PATH = path
         await rm(root, { recursive: true, force: true })
     }
 })
