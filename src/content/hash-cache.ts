@@ -74,7 +74,7 @@ export class HashCache {
      * The cached result for a file, if the file is unchanged and any bytes Shelf made from it are
      * still there (`madeFiles`: the processed files present, listed once rather than stat'ed one by one).
      */
-    lookup(path: string, info: Stats, madeFiles: ReadonlySet<string>): ServedFile | undefined {
+    lookup(path: string, info: Stats, madeFiles: { has(path: string): boolean }): ServedFile | undefined {
         const entry = this.resources.get(path)
         if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) return undefined
         if (entry.served.path !== path && !madeFiles.has(entry.served.path)) return undefined

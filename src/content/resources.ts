@@ -1,6 +1,6 @@
 import { compress, compressSync } from '@sonolus/core'
 import { createHash, subtle } from 'node:crypto'
-import { createReadStream, readFileSync, type Stats, statSync } from 'node:fs'
+import { createReadStream, existsSync, readFileSync, type Stats, statSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -58,7 +58,7 @@ export const candidateFiles = (role: string, kind: ResourceKind) => [
 export class ResourceProcessor {
     private readonly processedFolder: string
     private ready: Promise<unknown> | undefined
-    private processedFiles: Promise<Set<string>> | undefined
+    private processedFiles: Promise<MadeFiles> | undefined
     /** Bytes written since the cache was last saved, not yet known to be on disk. */
     private unsynced: string[] = []
 
@@ -81,7 +81,11 @@ export class ResourceProcessor {
         return served
     }
 
-    /** The bytes Shelf made, by path: listed once, then kept up to date by `store`. */
+    /**
+     * The bytes Shelf made, by path: listed once for the first load, then kept up to date by
+     * `store`. Once that load is saved, each is looked for on disk instead: a reload checks a few
+     * files, and the set of a hundred thousand levels' paths is 15 MB kept for nothing.
+     */
     private madeFiles() {
         return (this.processedFiles ??= listFiles(this.processedFolder))
     }
@@ -96,6 +100,7 @@ export class ResourceProcessor {
         this.unsynced = []
         await makeDurable(this.processedFolder, written)
         await this.hashes.save()
+        this.processedFiles = Promise.resolve(filesOnDisk)
     }
 
     /**
@@ -149,10 +154,15 @@ const readBytes = async (path: string, info: Stats) => (info.size <= smallFileBy
 const digest = async (bytes: Buffer) =>
     bytes.length <= smallFileBytes ? createHash('sha1').update(bytes).digest('hex') : Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
 
-const listFiles = async (folder: string) => {
+/** Which files Shelf made are there: a set listed once, or a look at the disk for each. */
+type MadeFiles = { has(path: string): boolean; add(path: string): void }
+
+const listFiles = async (folder: string): Promise<MadeFiles> => {
     const names = await readdir(folder).catch(() => [])
     return new Set(names.map((name) => join(folder, name)))
 }
+
+const filesOnDisk: MadeFiles = { has: (path) => existsSync(path), add: () => undefined }
 
 const parseJson = (bytes: Buffer): unknown => {
     try {
