@@ -351,8 +351,9 @@ const commonWordSets = 64
  *
  * Every step costs at most one pass over the list, however many items a search finds: the words
  * holding a part are looked up by trigrams, their items marked in a set of positions, one set
- * per part intersected a word of bits at a time; a single letter or digit is a set of its own,
- * made once per list; the positions are read off the last set in order, and nothing is ranked here.
+ * per part intersected a word of bits at a time; a single letter or digit, and a common word, is
+ * a set of its own, made once per list; the positions are read off the last set in order, and
+ * nothing is ranked here.
  */
 export class ListSearch {
     /** Each slot's position in the list (-1 for an item the list does not hold), and each position's slot. */
@@ -404,16 +405,16 @@ export class ListSearch {
     /** Marks in `into` the positions whose text (or title) holds each part through one of its words, and each character; `spare` is room to work in. */
     private holding(into: PositionSet, spare: PositionSet, wordsByPart: readonly number[][], characters: readonly string[], inTitle: boolean) {
         const index = this.index()
-        const { positions, slots } = this.placesIn(index)
-        if (!wordsByPart.length) fillAll(into, slots.length)
+        const { positions } = this.placesIn(index)
+        if (!wordsByPart.length) fillAll(into, this.list.length)
         wordsByPart.forEach((words, at) => {
             const target = at === 0 ? into : spare
             target.fill(0)
             for (const word of words) {
-                const slots = index.holdersOf(word, inTitle)
-                const common = slots.length >= commonWordShare * positions.length ? this.wordSet(word, inTitle, slots) : undefined
+                const holders = index.holdersOf(word, inTitle)
+                const common = holders.length >= commonWordShare * this.list.length ? this.wordSet(word, inTitle, holders) : undefined
                 if (common) unionInto(target, common)
-                else addSlots(target, slots, positions)
+                else addSlots(target, holders, positions)
             }
             if (at > 0) intersectInto(into, spare)
         })

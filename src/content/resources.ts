@@ -116,7 +116,10 @@ export class ResourceProcessor {
             const data = parseJson(await readBytes(path, info))
             return this.store(small ? compressSync(data) : await compress(data))
         }
-        if (extension === 'bin') return this.store(small ? gzipSync(readFileSync(path), { level: 9 }) : await gzipAsync(await readFile(path), { level: 9 }))
+        if (extension === 'bin') {
+            const bytes = await readBytes(path, info)
+            return this.store(small ? gzipSync(bytes, { level: 9 }) : await gzipAsync(bytes, { level: 9 }))
+        }
         return {
             hash: info.size <= wholeReadBytes ? await digest(await readBytes(path, info)) : await hashFile(path),
             path,
@@ -143,7 +146,7 @@ export class ResourceProcessor {
 
 const gzipAsync = promisify(gzip)
 
-/** Files up to this size are read whole and hashed off the main thread; larger ones are streamed. */
+/** Files up to this size are read whole to be hashed (off the main thread unless small); larger ones are streamed. */
 const wholeReadBytes = 16 * 1024 * 1024
 
 /** Files up to this size are read and hashed on the main thread. */
