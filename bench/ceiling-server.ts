@@ -34,7 +34,8 @@ interface Prepared {
 const uncached = new RegExp(`&${UNCACHED_PARAMETER}=\\d+$`)
 
 /** The answer's key; the number that keeps Shelf from answering a quick search from its cache is left out. */
-const keyOf = (url: string, ifNoneMatch: string, acceptEncoding: string) => `${ifNoneMatch}\n${acceptEncoding}\n${url.replace(uncached, '')}`
+const keyOf = (url: string, ifNoneMatch: string, acceptEncoding: string) =>
+    `${ifNoneMatch}\n${acceptEncoding}\n${url.replace(uncached, '')}`
 
 function serve(answers: CeilingAnswer[]): void {
     const table = new Map<string, Prepared>()
@@ -46,7 +47,13 @@ function serve(answers: CeilingAnswer[]): void {
         })
     }
     const server = createServer((req, res) => {
-        const found = table.get(keyOf(req.url ?? '', req.headers['if-none-match'] ?? '', req.headers['accept-encoding'] ?? ''))
+        const found = table.get(
+            keyOf(
+                req.url ?? '',
+                req.headers['if-none-match'] ?? '',
+                req.headers['accept-encoding'] ?? '',
+            ),
+        )
         if (found === undefined) {
             res.writeHead(404, { 'content-type': 'text/plain' })
             res.end('not a benchmarked URL')

@@ -26,7 +26,20 @@ type Run = { seconds: number; cpuSeconds: number; peakMiB: number; summary: stri
 /** One `shelf export` under GNU time; its last line is the export's own summary. */
 const exportOnce = (tree: string, out: string) =>
     new Promise<Run>((resolve, reject) => {
-        const args = ['-f', '%e %U %S %M', process.execPath, DEFAULT_SERVER, 'export', out, '--address', 'https://static.example', '--content', tree, '--name', 'sonolus']
+        const args = [
+            '-f',
+            '%e %U %S %M',
+            process.execPath,
+            DEFAULT_SERVER,
+            'export',
+            out,
+            '--address',
+            'https://static.example',
+            '--content',
+            tree,
+            '--name',
+            'sonolus',
+        ]
         const child = spawn(gnuTime, args, { stdio: ['ignore', 'pipe', 'pipe'] })
         let stdout = ''
         let stderr = ''
@@ -35,7 +48,12 @@ const exportOnce = (tree: string, out: string) =>
         child.once('error', reject)
         child.once('close', (code) => {
             const measured = /([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(stderr)
-            if (code !== 0 || !measured) return reject(new Error(`shelf export exited ${code}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`))
+            if (code !== 0 || !measured)
+                return reject(
+                    new Error(
+                        `shelf export exited ${code}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`,
+                    ),
+                )
             resolve({
                 seconds: Number(measured[1]),
                 cpuSeconds: Number(measured[2]) + Number(measured[3]),
@@ -46,35 +64,80 @@ const exportOnce = (tree: string, out: string) =>
     })
 
 const main = async () => {
-    const { values } = parseArgs({ options: { levels: { type: 'string', default: '10000,100000' }, trees: { type: 'string', default: DEFAULT_TREES_DIR } } })
+    const { values } = parseArgs({
+        options: {
+            levels: { type: 'string', default: '10000,100000' },
+            trees: { type: 'string', default: DEFAULT_TREES_DIR },
+        },
+    })
     assertServerBuilt(DEFAULT_SERVER)
-    if (!existsSync(gnuTime)) throw new Error(`${gnuTime} (GNU time) measures the peak memory: apt-get install time`)
+    if (!existsSync(gnuTime))
+        throw new Error(`${gnuTime} (GNU time) measures the peak memory: apt-get install time`)
     const rows: string[][] = []
     for (const levels of values.levels.split(',').map(Number)) {
         const tree = await ensureTree(values.trees, levels, DEFAULT_SEED)
         const out = await mkdtemp(join(tmpdir(), 'shelf-export-bench-'))
         // The edit changes one level's title, then is undone, so the cached tree stays as generated.
-        const record = join(tree, 'levels', (await readdir(join(tree, 'levels'))).sort().find((name) => !name.startsWith('_'))!, 'item.json')
+        const record = join(
+            tree,
+            'levels',
+            (await readdir(join(tree, 'levels'))).sort().find((name) => !name.startsWith('_'))!,
+            'item.json',
+        )
         const original = await readFile(record, 'utf8')
         try {
             for (const [run, prepare] of [
                 ['first', async () => {}],
                 ['again, nothing changed', async () => {}],
-                ['after one edit', () => writeFile(record, original.replace('"en": "Level ', '"en": "Edited level '))],
+                [
+                    'after one edit',
+                    () =>
+                        writeFile(
+                            record,
+                            original.replace('"en": "Level ', '"en": "Edited level '),
+                        ),
+                ],
             ] as const) {
                 await prepare()
                 log(`${levels} levels: export ${run} …`)
                 const measured = await exportOnce(tree, out)
                 log(`  ${measured.summary}`)
-                const written = /: (\d+) written \(([\d.]+) MiB\), (\d+) unchanged, (\d+) removed/.exec(measured.summary)
-                rows.push([String(levels), run, formatNumber(measured.seconds, 1), formatNumber(measured.cpuSeconds, 1), formatNumber(measured.peakMiB, 0), written?.[1] ?? '?', written?.[2] ?? '?', written?.[4] ?? '?'])
+                const written =
+                    /: (\d+) written \(([\d.]+) MiB\), (\d+) unchanged, (\d+) removed/.exec(
+                        measured.summary,
+                    )
+                rows.push([
+                    String(levels),
+                    run,
+                    formatNumber(measured.seconds, 1),
+                    formatNumber(measured.cpuSeconds, 1),
+                    formatNumber(measured.peakMiB, 0),
+                    written?.[1] ?? '?',
+                    written?.[2] ?? '?',
+                    written?.[4] ?? '?',
+                ])
             }
         } finally {
             await writeFile(record, original)
             await rm(out, { recursive: true, force: true })
         }
     }
-    console.log(renderTable(['levels', 'export', 'seconds', 'CPU seconds', 'peak MiB', 'files written', 'MiB written', 'removed'], rows, [1]))
+    console.log(
+        renderTable(
+            [
+                'levels',
+                'export',
+                'seconds',
+                'CPU seconds',
+                'peak MiB',
+                'files written',
+                'MiB written',
+                'removed',
+            ],
+            rows,
+            [1],
+        ),
+    )
 }
 
 main().catch((error: unknown) => {

@@ -174,43 +174,182 @@ function chance(random: Random, probability: number): boolean {
 // ---------------------------------------------------------------------------------------------
 
 export const ADJECTIVES = [
-    'Neon', 'Crimson', 'Silent', 'Electric', 'Midnight', 'Golden', 'Broken', 'Frozen', 'Endless',
-    'Velvet', 'Hidden', 'Lunar', 'Solar', 'Wild', 'Distant', 'Fading', 'Burning', 'Crystal',
-    'Hollow', 'Paper', 'Glass', 'Violet', 'Azure', 'Scarlet', 'Phantom', 'Secret', 'Last', 'First',
-    'Little', 'Eternal', 'Restless', 'Starlit', 'Silver', 'Cosmic', 'Digital', 'Bitter', 'Sweet',
-    'Rainy', 'Summer', 'Winter',
+    'Neon',
+    'Crimson',
+    'Silent',
+    'Electric',
+    'Midnight',
+    'Golden',
+    'Broken',
+    'Frozen',
+    'Endless',
+    'Velvet',
+    'Hidden',
+    'Lunar',
+    'Solar',
+    'Wild',
+    'Distant',
+    'Fading',
+    'Burning',
+    'Crystal',
+    'Hollow',
+    'Paper',
+    'Glass',
+    'Violet',
+    'Azure',
+    'Scarlet',
+    'Phantom',
+    'Secret',
+    'Last',
+    'First',
+    'Little',
+    'Eternal',
+    'Restless',
+    'Starlit',
+    'Silver',
+    'Cosmic',
+    'Digital',
+    'Bitter',
+    'Sweet',
+    'Rainy',
+    'Summer',
+    'Winter',
 ] as const
 
 export const NOUNS = [
-    'Drive', 'Dream', 'Horizon', 'Signal', 'Garden', 'Memory', 'Echo', 'Skyline', 'Heart', 'Rain',
-    'Ocean', 'Machine', 'Orbit', 'Carnival', 'Lullaby', 'Parade', 'Circuit', 'Mirage', 'Paradise',
-    'Labyrinth', 'Comet', 'Lantern', 'Storm', 'Tide', 'River', 'Fortress', 'Satellite', 'Voyage',
-    'Waltz', 'Requiem', 'Anthem', 'Rhapsody', 'Frontier', 'Kingdom', 'Spiral', 'Pulse', 'Rhythm',
-    'Cascade', 'Meteor', 'Blossom',
+    'Drive',
+    'Dream',
+    'Horizon',
+    'Signal',
+    'Garden',
+    'Memory',
+    'Echo',
+    'Skyline',
+    'Heart',
+    'Rain',
+    'Ocean',
+    'Machine',
+    'Orbit',
+    'Carnival',
+    'Lullaby',
+    'Parade',
+    'Circuit',
+    'Mirage',
+    'Paradise',
+    'Labyrinth',
+    'Comet',
+    'Lantern',
+    'Storm',
+    'Tide',
+    'River',
+    'Fortress',
+    'Satellite',
+    'Voyage',
+    'Waltz',
+    'Requiem',
+    'Anthem',
+    'Rhapsody',
+    'Frontier',
+    'Kingdom',
+    'Spiral',
+    'Pulse',
+    'Rhythm',
+    'Cascade',
+    'Meteor',
+    'Blossom',
 ] as const
 
 const TITLE_SUFFIXES = [
-    '', '', '', '', '', '', ' (Remix)', ' (Extended Mix)', ' II', ' -Reprise-', ' (TV Size)',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    ' (Remix)',
+    ' (Extended Mix)',
+    ' II',
+    ' -Reprise-',
+    ' (TV Size)',
 ] as const
 
 const JAPANESE_WORDS = [
-    '夜明け', '星空', '花火', '桜', '夢', '青空', '月光', '雨音', '約束', '未来', '記憶', '流星',
+    '夜明け',
+    '星空',
+    '花火',
+    '桜',
+    '夢',
+    '青空',
+    '月光',
+    '雨音',
+    '約束',
+    '未来',
+    '記憶',
+    '流星',
 ] as const
 
 export const ARTISTS = [
-    'Aurora Lane', 'Kite Theory', 'DJ Moss', 'The Paper Lanterns', 'Mika Sato', 'Neon Foxes',
-    'Rin Takahashi', 'Solace', 'Velvet Engine', 'Hana & Sora', 'Marcus Vey', 'Lowtide',
-    'Cloudberry', 'Yuki Mori', 'Static Bloom', 'Orchid Avenue', 'Pixel Harbor', 'Teo Alvarez',
-    'Minami', 'Gray Atlas', 'Juniper Sky', 'Kazu', 'Lumen Drift', 'Northbound', 'Ember & Ash',
-    'Sakura Circuit', 'Tomo Ishida', 'Wavelength', 'Zephyrine', 'Otto Brandt',
+    'Aurora Lane',
+    'Kite Theory',
+    'DJ Moss',
+    'The Paper Lanterns',
+    'Mika Sato',
+    'Neon Foxes',
+    'Rin Takahashi',
+    'Solace',
+    'Velvet Engine',
+    'Hana & Sora',
+    'Marcus Vey',
+    'Lowtide',
+    'Cloudberry',
+    'Yuki Mori',
+    'Static Bloom',
+    'Orchid Avenue',
+    'Pixel Harbor',
+    'Teo Alvarez',
+    'Minami',
+    'Gray Atlas',
+    'Juniper Sky',
+    'Kazu',
+    'Lumen Drift',
+    'Northbound',
+    'Ember & Ash',
+    'Sakura Circuit',
+    'Tomo Ishida',
+    'Wavelength',
+    'Zephyrine',
+    'Otto Brandt',
 ] as const
 
 export const AUTHORS = [
-    'alice', 'bob_charts', 'Cirrus', 'Dr. Tempo', 'Echo', 'Fumiko', 'Gale', 'hikari', 'Ivo', 'Juno',
-    'Kestrel', 'Lumen', 'Mochi', 'nyx', 'Orion', 'Pip',
+    'alice',
+    'bob_charts',
+    'Cirrus',
+    'Dr. Tempo',
+    'Echo',
+    'Fumiko',
+    'Gale',
+    'hikari',
+    'Ivo',
+    'Juno',
+    'Kestrel',
+    'Lumen',
+    'Mochi',
+    'nyx',
+    'Orion',
+    'Pip',
 ] as const
 
-const GENRES = ['pop', 'rock', 'electronic', 'classical', 'jazz', 'anime', 'game', 'original'] as const
+const GENRES = [
+    'pop',
+    'rock',
+    'electronic',
+    'classical',
+    'jazz',
+    'anime',
+    'game',
+    'original',
+] as const
 
 const GENRE_TAGS: Record<(typeof GENRES)[number], DatabaseTag> = {
     pop: { title: { en: 'Pop' } },
@@ -250,7 +389,8 @@ function buildPngTemplate(): PngTemplate {
     const raw = Buffer.alloc(PNG_RAW_BYTES) // filter byte 0 (none) on every row
     const zlibStream = deflateSync(raw, { level: 0 })
     // zlib header (2) + stored block header (5) + raw + Adler-32 (4)
-    if (zlibStream.length !== PNG_RAW_BYTES + 11) throw new Error('unexpected stored deflate layout')
+    if (zlibStream.length !== PNG_RAW_BYTES + 11)
+        throw new Error('unexpected stored deflate layout')
 
     const idatOffset = RGB_PNG_IDAT_OFFSET
     return {
@@ -278,7 +418,11 @@ function adler32(data: Buffer): number {
  */
 function makePng(template: PngTemplate, random: Random, stream: number, index: number): Buffer {
     const png = Buffer.from(template.bytes)
-    const base = [intBetween(random, 0, 255), intBetween(random, 0, 255), intBetween(random, 0, 255)]
+    const base = [
+        intBetween(random, 0, 255),
+        intBetween(random, 0, 255),
+        intBetween(random, 0, 255),
+    ]
     for (let y = 0; y < PNG_SIDE; y++) {
         for (let x = 0; x < PNG_SIDE; x++) {
             const offset = template.rawOffset + y * PNG_ROW_BYTES + 1 + x * 3
@@ -525,8 +669,14 @@ function startSupporting(
 }
 
 const IDENTITY_QUAD = {
-    x1: { x1: 1 }, x2: { x2: 1 }, x3: { x3: 1 }, x4: { x4: 1 },
-    y1: { y1: 1 }, y2: { y2: 1 }, y3: { y3: 1 }, y4: { y4: 1 },
+    x1: { x1: 1 },
+    x2: { x2: 1 },
+    x3: { x3: 1 },
+    x4: { x4: 1 },
+    y1: { y1: 1 },
+    y2: { y2: 1 },
+    y3: { y3: 1 },
+    y4: { y4: 1 },
 }
 
 function buildSkin(templates: Templates, seed: number, index: number): ItemFiles {
@@ -634,7 +784,15 @@ function engineConfiguration(index: number): EngineConfiguration {
     }
     return {
         options: [
-            { name: '#SPEED', standard: true, type: 'slider', def: 1, min: 0.5, max: 2, step: 0.05 },
+            {
+                name: '#SPEED',
+                standard: true,
+                type: 'slider',
+                def: 1,
+                min: 0.5,
+                max: 2,
+                step: 0.05,
+            },
             { name: '#MIRROR', type: 'toggle', def: 0 },
             { name: '#NOTE_SPEED', type: 'slider', def: 5 + index, min: 1, max: 12, step: 0.1 },
         ],
@@ -1129,7 +1287,8 @@ async function main(): Promise<void> {
 }
 
 const invokedDirectly =
-    process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+    process.argv[1] !== undefined &&
+    import.meta.url === pathToFileURL(resolve(process.argv[1])).href
 if (invokedDirectly) {
     main().catch((error: unknown) => {
         console.error(error instanceof Error ? error.message : error)

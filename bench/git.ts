@@ -28,36 +28,67 @@ import { copyContent, getJson, startTestServer, type TestServer } from '../test/
 import { createTestSigner, type TestSigner } from '../test/support/signing.js'
 import { formatNumber, log, renderTable } from './output.js'
 
-const { values } = parseArgs({ options: { commits: { type: 'string', default: '1000' }, writes: { type: 'string', default: '100' }, pushes: { type: 'string', default: '5' } } })
+const { values } = parseArgs({
+    options: {
+        commits: { type: 'string', default: '1000' },
+        writes: { type: 'string', default: '100' },
+        pushes: { type: 'string', default: '5' },
+    },
+})
 const commits = Number(values.commits)
 const writes = Number(values.writes)
 const pushes = Number(values.pushes)
 const secret = 'the webhook secret of this bench'
 
-const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!
+const percentile = (sorted: number[], fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!
 const summary = (times: number[]) => {
     const sorted = [...times].sort((a, b) => a - b)
-    return { median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), mean: times.reduce((sum, time) => sum + time, 0) / times.length }
+    return {
+        median: percentile(sorted, 0.5),
+        p95: percentile(sorted, 0.95),
+        mean: times.reduce((sum, time) => sum + time, 0) / times.length,
+    }
 }
 
 const start = (signer: TestSigner, content: string, git?: ShelfOptions['git']) =>
-    startTestServer({ content, watch: true, git, signIn: { signatureKey: signer.publicKeyFile, sessionSecret: 'the session secret of this bench' } })
+    startTestServer({
+        content,
+        watch: true,
+        git,
+        signIn: {
+            signatureKey: signer.publicKeyFile,
+            sessionSecret: 'the session secret of this bench',
+        },
+    })
 
 /** `count` comments in a row; the answer time of each, in ms. */
 const commentTimes = async (player: Player, count: number, label: string) => {
     const times: number[] = []
     for (let index = 0; index < count; index++) {
         const started = performance.now()
-        const answer = await player.submit('/levels/city-lights/community/submit', { type: 'comment', content: `${label} ${index}` })
+        const answer = await player.submit('/levels/city-lights/community/submit', {
+            type: 'comment',
+            content: `${label} ${index}`,
+        })
         times.push(performance.now() - started)
-        if (answer.status !== 200) throw new Error(`comment ${index} answered ${answer.status}: ${answer.body.message}`)
+        if (answer.status !== 200)
+            throw new Error(`comment ${index} answered ${answer.status}: ${answer.body.message}`)
     }
     return times
 }
 
 const repositoryKiB = async (clone: string) => {
-    const counts = Object.fromEntries((await git(clone, 'count-objects', '-v')).split('\n').map((line) => line.split(': ') as [string, string]))
-    return { loose: Number(counts.count), looseKiB: Number(counts.size), packKiB: Number(counts['size-pack']) }
+    const counts = Object.fromEntries(
+        (await git(clone, 'count-objects', '-v'))
+            .split('\n')
+            .map((line) => line.split(': ') as [string, string]),
+    )
+    return {
+        loose: Number(counts.count),
+        looseKiB: Number(counts.size),
+        packKiB: Number(counts['size-pack']),
+    }
 }
 
 const measureWrites = async (signer: TestSigner) => {
@@ -77,7 +108,13 @@ const measureWrites = async (signer: TestSigner) => {
         await commentTimes(player, 10, 'warm-up')
         const { median, p95, mean } = summary(await commentTimes(player, writes, label))
         baseline ||= median
-        rows.push([label, formatNumber(median, 1), formatNumber(p95, 1), formatNumber(mean, 1), `${formatNumber(median / baseline, 2)}×`])
+        rows.push([
+            label,
+            formatNumber(median, 1),
+            formatNumber(p95, 1),
+            formatNumber(mean, 1),
+            `${formatNumber(median / baseline, 2)}×`,
+        ])
         await server.stop()
     }
     await remote.remove()
@@ -89,32 +126,54 @@ const measurePushToServed = async () => {
     const remote = await seededRemote()
     const replica = await remote.clone()
     const author = await remote.clone()
-    const server = await startTestServer({ content: replica, watch: true, git: { push: true, pull: { everyMs: 1000, webhookSecret: secret } } })
-    const served = async (title: string) => (await getJson<{ items: { title: string }[] }>(`${server.root}/posts/list`)).body.items.some((item) => item.title === title)
+    const server = await startTestServer({
+        content: replica,
+        watch: true,
+        git: { push: true, pull: { everyMs: 1000, webhookSecret: secret } },
+    })
+    const served = async (title: string) =>
+        (
+            await getJson<{ items: { title: string }[] }>(`${server.root}/posts/list`)
+        ).body.items.some((item) => item.title === title)
     const rows: string[][] = []
     for (const way of ['webhook', 'pull interval (1 s)']) {
         const times: number[] = []
         for (let round = 0; round < pushes; round++) {
             const title = `${way} ${round}`
-            await writeFile(join(author, `posts/bench-${way.length}-${round}.md`), `---\ntitle: ${title}\ntime: 2026-03-01T00:00:00Z\n---\n`)
+            await writeFile(
+                join(author, `posts/bench-${way.length}-${round}.md`),
+                `---\ntitle: ${title}\ntime: 2026-03-01T00:00:00Z\n---\n`,
+            )
             await git(author, 'add', '--all')
             await git(author, 'commit', '--quiet', '-m', title)
             await git(author, 'push', '--quiet')
             const pushed = performance.now()
             if (way === 'webhook') {
                 const body = JSON.stringify({ ref: 'refs/heads/main' })
-                await fetch(`${server.url}/_shelf/git/webhook`, { method: 'POST', headers: { 'X-Hub-Signature-256': signWebhookBody(secret, body) }, body })
+                await fetch(`${server.url}/_shelf/git/webhook`, {
+                    method: 'POST',
+                    headers: { 'X-Hub-Signature-256': signWebhookBody(secret, body) },
+                    body,
+                })
             }
             while (!(await served(title))) await new Promise((resolve) => setTimeout(resolve, 10))
             times.push(performance.now() - pushed)
         }
         const { median, p95, mean } = summary(times)
-        rows.push([way, String(pushes), formatNumber(median, 0), formatNumber(p95, 0), formatNumber(mean, 0)])
+        rows.push([
+            way,
+            String(pushes),
+            formatNumber(median, 0),
+            formatNumber(p95, 0),
+            formatNumber(mean, 0),
+        ])
     }
     await server.stop()
     await remote.remove()
     console.log('\nFrom a push to the remote to the change served by a replica (ms)\n')
-    console.log(renderTable(['how the replica learns', 'pushes', 'median', 'p95', 'mean'], rows, [0]))
+    console.log(
+        renderTable(['how the replica learns', 'pushes', 'median', 'p95', 'mean'], rows, [0]),
+    )
 }
 
 /**
@@ -128,7 +187,9 @@ const measureHistory = async () => {
     const repository = await ContentRepository.open(clone)
     const commitsOf = new WriteCommits(repository, new GitProblems())
     const user = { id: 'bench-id', handle: '1000', name: 'Bench' }
-    const levels = (await readdir(join(clone, 'levels'), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+    const levels = (await readdir(join(clone, 'levels'), { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
     const before = await repositoryKiB(clone)
     const rows: string[][] = []
     const started = performance.now()
@@ -140,19 +201,32 @@ const measureHistory = async () => {
         await mkdir(join(clone, dirname(path)), { recursive: true })
         await writeFile(join(clone, path), bytes)
         const committing = performance.now()
-        if (!(await commitsOf.commit([{ path, bytes }], { user, did: `commented on levels/${level}` }))) throw new Error(`commit ${index} was not made`)
+        if (
+            !(await commitsOf.commit([{ path, bytes }], {
+                user,
+                did: `commented on levels/${level}`,
+            }))
+        )
+            throw new Error(`commit ${index} was not made`)
         hundred.push(performance.now() - committing)
         if (hundred.length === 100 || index === commits - 1) {
             const { median, p95 } = summary(hundred)
             const size = await repositoryKiB(clone)
-            rows.push([`${index + 2 - hundred.length}–${index + 1}`, formatNumber(median, 1), formatNumber(p95, 1), String(size.loose), String(size.looseKiB + size.packKiB)])
+            rows.push([
+                `${index + 2 - hundred.length}–${index + 1}`,
+                formatNumber(median, 1),
+                formatNumber(p95, 1),
+                String(size.loose),
+                String(size.looseKiB + size.packKiB),
+            ])
             hundred = []
         }
     }
     const elapsedS = (performance.now() - started) / 1000
     await repository.exclusive(async () => undefined)
     // The last housekeeping packs in the background (gc.pid is its lock): its result is part of "after".
-    while (existsSync(join(clone, '.git/gc.pid'))) await new Promise((resolve) => setTimeout(resolve, 50))
+    while (existsSync(join(clone, '.git/gc.pid')))
+        await new Promise((resolve) => setTimeout(resolve, 50))
     const after = await repositoryKiB(clone)
     const gcStarted = performance.now()
     await git(clone, 'gc', '--quiet')
@@ -162,10 +236,22 @@ const measureHistory = async () => {
     await git(clone, 'status', '--porcelain')
     const statusMs = performance.now() - statusStarted
     await remote.remove()
-    console.log(`\n${commits} comment commits in a row (the git layer alone, ${formatNumber(elapsedS, 1)} s in all): commit time per hundred and .git after it\n`)
-    console.log(renderTable(['commits', 'median ms', 'p95 ms', 'loose objects', '.git objects KiB'], rows, [0]))
-    console.log(`\n.git objects: ${before.looseKiB + before.packKiB} KiB before; ${after.looseKiB + after.packKiB} KiB after ${commits} commits (+${formatNumber((after.looseKiB + after.packKiB - before.looseKiB - before.packKiB) / commits, 1)} KiB per commit with git gc --auto every 100)`)
-    console.log(`  a full git gc then (${formatNumber(gcMs / 1000, 1)} s): ${packed.looseKiB + packed.packKiB} KiB (+${formatNumber((packed.looseKiB + packed.packKiB - before.looseKiB - before.packKiB) / commits, 2)} KiB per commit); git status takes ${formatNumber(statusMs, 0)} ms`)
+    console.log(
+        `\n${commits} comment commits in a row (the git layer alone, ${formatNumber(elapsedS, 1)} s in all): commit time per hundred and .git after it\n`,
+    )
+    console.log(
+        renderTable(
+            ['commits', 'median ms', 'p95 ms', 'loose objects', '.git objects KiB'],
+            rows,
+            [0],
+        ),
+    )
+    console.log(
+        `\n.git objects: ${before.looseKiB + before.packKiB} KiB before; ${after.looseKiB + after.packKiB} KiB after ${commits} commits (+${formatNumber((after.looseKiB + after.packKiB - before.looseKiB - before.packKiB) / commits, 1)} KiB per commit with git gc --auto every 100)`,
+    )
+    console.log(
+        `  a full git gc then (${formatNumber(gcMs / 1000, 1)} s): ${packed.looseKiB + packed.packKiB} KiB (+${formatNumber((packed.looseKiB + packed.packKiB - before.looseKiB - before.packKiB) / commits, 2)} KiB per commit); git status takes ${formatNumber(statusMs, 0)} ms`,
+    )
 }
 
 const signer = await createTestSigner()

@@ -8,7 +8,9 @@ export function log(message: string): void {
 }
 
 export function formatNumber(value: number | null | undefined, digits: number): string {
-    return value === null || value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits)
+    return value === null || value === undefined || Number.isNaN(value)
+        ? 'n/a'
+        : value.toFixed(digits)
 }
 
 /** `12345.6` as `12,346`: request rates read better with thousands separators. */
@@ -22,7 +24,11 @@ export function formatCount(value: number | null | undefined): string {
  * A plain-text table: columns as wide as their widest cell, text columns (`leftAligned`)
  * padded on the right, numbers on the left, like any table one reads numbers from.
  */
-export function renderTable(header: string[], rows: string[][], leftAligned: readonly number[]): string {
+export function renderTable(
+    header: string[],
+    rows: string[][],
+    leftAligned: readonly number[],
+): string {
     const left = new Set(leftAligned)
     const widths = header.map((title, column) =>
         Math.max(title.length, ...rows.map((cells) => (cells[column] ?? '').length)),
@@ -30,7 +36,9 @@ export function renderTable(header: string[], rows: string[][], leftAligned: rea
     const renderRow = (cells: string[]) =>
         cells
             .map((cell, column) =>
-                left.has(column) ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+                left.has(column)
+                    ? cell.padEnd(widths[column] ?? 0)
+                    : cell.padStart(widths[column] ?? 0),
             )
             .join('  ')
             .trimEnd()

@@ -59,7 +59,9 @@ async function main(): Promise<void> {
     })
     const file = positionals[0]
     if (values.help || file === undefined) {
-        console.log('usage: node --import tsx bench/profile-summary.ts PROFILE.cpuprofile [--skip S] [--until S] [--top N]')
+        console.log(
+            'usage: node --import tsx bench/profile-summary.ts PROFILE.cpuprofile [--skip S] [--until S] [--top N]',
+        )
         process.exit(values.help ? 0 : 1)
     }
     const skipUs = Number(values.skip) * 1e6
@@ -88,7 +90,8 @@ async function main(): Promise<void> {
         entry.us += delta
         byFunction.set(key, entry)
     }
-    if (totalUs === 0) throw new Error('no samples in that window (is --skip longer than the profile?)')
+    if (totalUs === 0)
+        throw new Error('no samples in that window (is --skip longer than the profile?)')
 
     const percent = (us: number) => `${formatNumber((us / totalUs) * 100, 1)}%`
     const ms = (us: number) => formatNumber(us / 1000, 0)
@@ -105,15 +108,35 @@ async function main(): Promise<void> {
     const sorted = [...byFunction.values()].sort((a, b) => b.us - a.us)
     const header = ['self', 'ms', 'function', 'where', 'origin']
 
-    const window = [skipUs > 0 ? `after the first ${values.skip} s` : '', values.until ? `until ${values.until} s` : '']
-    console.log(`${file}: ${ms(totalUs)} ms of samples ${window.filter(Boolean).join(', ')}\n`.replace(' \n', '\n'))
+    const window = [
+        skipUs > 0 ? `after the first ${values.skip} s` : '',
+        values.until ? `until ${values.until} s` : '',
+    ]
+    console.log(
+        `${file}: ${ms(totalUs)} ms of samples ${window.filter(Boolean).join(', ')}\n`.replace(
+            ' \n',
+            '\n',
+        ),
+    )
     console.log('self time by origin')
     const origins = [...byOrigin.entries()].sort((a, b) => b[1] - a[1])
-    console.log(renderTable(['self', 'ms', 'origin'], origins.map(([origin, us]) => [percent(us), ms(us), origin]), [2]))
+    console.log(
+        renderTable(
+            ['self', 'ms', 'origin'],
+            origins.map(([origin, us]) => [percent(us), ms(us), origin]),
+            [2],
+        ),
+    )
     console.log(`\ntop ${top} functions by self time`)
     console.log(renderTable(header, functionRows(sorted), [2, 3, 4]))
     console.log(`\ntop ${top} of Shelf's own functions by self time`)
-    console.log(renderTable(header, functionRows(sorted.filter((entry) => entry.origin === 'shelf')), [2, 3, 4]))
+    console.log(
+        renderTable(
+            header,
+            functionRows(sorted.filter((entry) => entry.origin === 'shelf')),
+            [2, 3, 4],
+        ),
+    )
 }
 
 main().catch((error: unknown) => {

@@ -36,27 +36,37 @@ const serveArgs = values['shelf-args'].split(/\s+/).filter(Boolean)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const titleOf = async (url: string) => ((await getJson(url)) as { item: { title: string } }).item.title
+const titleOf = async (url: string) =>
+    ((await getJson(url)) as { item: { title: string } }).item.title
 
 /** Writes the record with a new title and waits until the details answer with it. */
-const timeOneEdit = async (recordPath: string, record: Record<string, unknown>, detailsUrl: string, title: string) => {
+const timeOneEdit = async (
+    recordPath: string,
+    record: Record<string, unknown>,
+    detailsUrl: string,
+    title: string,
+) => {
     const written = performance.now()
     await writeFile(recordPath, JSON.stringify({ ...record, title: { en: title } }))
     while ((await titleOf(detailsUrl)) !== title) {
-        if (performance.now() - written > giveUpAfterMs) throw new Error(`"${title}" did not show within ${giveUpAfterMs / 1000} s`)
+        if (performance.now() - written > giveUpAfterMs)
+            throw new Error(`"${title}" did not show within ${giveUpAfterMs / 1000} s`)
         await sleep(pollEveryMs)
     }
     return performance.now() - written
 }
 
-const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? NaN
+const percentile = (sorted: number[], fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? NaN
 
 const measure = async (levels: number) => {
     const tree = await ensureTree(DEFAULT_TREES_DIR, levels, seed)
     log(`starting Shelf on ${levels} levels, watching …`)
     const shelf = await startServer({ server, timeoutMs: 600_000, serveArgs }, tree)
     try {
-        const list = (await getJson(`${shelf.url}/service/levels/list`)) as { items: { name: string }[] }
+        const list = (await getJson(`${shelf.url}/service/levels/list`)) as {
+            items: { name: string }[]
+        }
         const name = list.items[0]!.name
         const recordPath = join(tree, 'levels', name, 'item.json')
         const original = await readFile(recordPath, 'utf8')
@@ -65,14 +75,22 @@ const measure = async (levels: number) => {
         const latencies: number[] = []
         try {
             for (let edit = 1; edit <= edits; edit++) {
-                latencies.push(await timeOneEdit(recordPath, record, detailsUrl, `Reload probe ${edit}`))
+                latencies.push(
+                    await timeOneEdit(recordPath, record, detailsUrl, `Reload probe ${edit}`),
+                )
                 await sleep(pauseBetweenEditsMs)
             }
         } finally {
             await writeFile(recordPath, original)
         }
         const sorted = [...latencies].sort((a, b) => a - b)
-        return { levels, edits, median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted.at(-1) ?? NaN }
+        return {
+            levels,
+            edits,
+            median: percentile(sorted, 0.5),
+            p95: percentile(sorted, 0.95),
+            max: sorted.at(-1) ?? NaN,
+        }
     } finally {
         await stopServer(shelf.child)
     }
@@ -83,7 +101,13 @@ for (const levels of sizes) rows.push(await measure(levels))
 console.log(
     renderTable(
         ['levels', 'edits', 'median ms', 'p95 ms', 'max ms'],
-        rows.map((row) => [String(row.levels), String(row.edits), formatNumber(row.median, 1), formatNumber(row.p95, 1), formatNumber(row.max, 1)]),
+        rows.map((row) => [
+            String(row.levels),
+            String(row.edits),
+            formatNumber(row.median, 1),
+            formatNumber(row.p95, 1),
+            formatNumber(row.max, 1),
+        ]),
         [],
     ),
 )

@@ -242,21 +242,38 @@ async function discoverScenarios(shelfUrl: string, encodings: string[]): Promise
 
     const list = await getJson(`${shelfUrl}${listPath}`)
     const pageCount = pageCountOf(list)
-    if (pageCount === null || pageCount < 1) throw new Error(`the level list has no pages (pageCount ${pageCount})`)
-    const levelName = requireString(field(list, 'items', 0, 'name'), 'level name in the first list page')
+    if (pageCount === null || pageCount < 1)
+        throw new Error(`the level list has no pages (pageCount ${pageCount})`)
+    const levelName = requireString(
+        field(list, 'items', 0, 'name'),
+        'level name in the first list page',
+    )
 
     const details = await getJson(`${base}/levels/${encodeURIComponent(levelName)}?${locale}`)
-    const coverUrl = new URL(requireString(field(details, 'item', 'cover', 'url'), 'cover URL'), shelfUrl)
+    const coverUrl = new URL(
+        requireString(field(details, 'item', 'cover', 'url'), 'cover URL'),
+        shelfUrl,
+    )
 
     // Each encoding of the list has an ETag of its own, which its revalidation sends.
     const etagIn = async (acceptEncoding: string) =>
-        requireString((await request(`${shelfUrl}${listPath}`, acceptEncodingHeader(acceptEncoding))).headers.etag, 'ETag on the level list')
+        requireString(
+            (await request(`${shelfUrl}${listPath}`, acceptEncodingHeader(acceptEncoding))).headers
+                .etag,
+            'ETag on the level list',
+        )
 
-    const quickPathOf = (keywords: string) => `/service/levels/list?${locale}&type=quick&keywords=${encodeURIComponent(keywords)}`
+    const quickPathOf = (keywords: string) =>
+        `/service/levels/list?${locale}&type=quick&keywords=${encodeURIComponent(keywords)}`
     const quickPath = quickPathOf(QUICK_SEARCH_WORD)
     const quickPages = pageCountOf(await getJson(`${shelfUrl}${quickPath}`))
     if (!quickPages) throw new Error(`quick search "${QUICK_SEARCH_WORD}" found nothing`)
-    const quickVariants = [quickPath, ...quickSearchQueries().filter((keywords) => keywords !== QUICK_SEARCH_WORD).map(quickPathOf)]
+    const quickVariants = [
+        quickPath,
+        ...quickSearchQueries()
+            .filter((keywords) => keywords !== QUICK_SEARCH_WORD)
+            .map(quickPathOf),
+    ]
     const advancedPath = `/service/levels/list?${locale}&${ADVANCED_SEARCH}`
     const advancedPages = pageCountOf(await getJson(`${shelfUrl}${advancedPath}`))
     if (!advancedPages) throw new Error(`advanced search "${ADVANCED_SEARCH}" found nothing`)
@@ -264,7 +281,13 @@ async function discoverScenarios(shelfUrl: string, encodings: string[]): Promise
     const scenarios: Scenario[] = []
     for (const acceptEncoding of encodings) {
         const headers = acceptEncodingHeader(acceptEncoding)
-        const get = (id: ScenarioId, path: string): Scenario => ({ id, acceptEncoding, path, headers, expectedStatus: 200 })
+        const get = (id: ScenarioId, path: string): Scenario => ({
+            id,
+            acceptEncoding,
+            path,
+            headers,
+            expectedStatus: 200,
+        })
         scenarios.push(
             get('info', `/service/info?${locale}`),
             get('list', listPath),
@@ -273,7 +296,11 @@ async function discoverScenarios(shelfUrl: string, encodings: string[]): Promise
             get('advanced-search', advancedPath),
             get('details', `/service/levels/${encodeURIComponent(levelName)}?${locale}`),
             get('resource', `${coverUrl.pathname}${coverUrl.search}`),
-            { ...get('revalidate', listPath), headers: { ...headers, 'if-none-match': await etagIn(acceptEncoding) }, expectedStatus: 304 },
+            {
+                ...get('revalidate', listPath),
+                headers: { ...headers, 'if-none-match': await etagIn(acceptEncoding) },
+                expectedStatus: 304,
+            },
             get('page-list', '/levels/list?lang=en'),
             get('page-item', `/levels/${encodeURIComponent(levelName)}?lang=en`),
         )
@@ -319,7 +346,9 @@ function startCeiling(answers: CeilingAnswer[]): Promise<Ceiling> {
     })
     return new Promise((resolvePromise, reject) => {
         child.once('error', reject)
-        child.once('exit', (code, signal) => reject(new Error(`the ceiling server exited (${signal ?? code})`)))
+        child.once('exit', (code, signal) =>
+            reject(new Error(`the ceiling server exited (${signal ?? code})`)),
+        )
         child.once('message', (message) => {
             child.removeAllListeners('exit')
             const port = field(message, 'port')
@@ -336,7 +365,9 @@ function startCeiling(answers: CeilingAnswer[]): Promise<Ceiling> {
 
 async function stopCeiling(ceiling: Ceiling): Promise<void> {
     if (ceiling.child.exitCode !== null || ceiling.child.signalCode !== null) return
-    const exited = new Promise<void>((resolvePromise) => ceiling.child.once('exit', () => resolvePromise()))
+    const exited = new Promise<void>((resolvePromise) =>
+        ceiling.child.once('exit', () => resolvePromise()),
+    )
     ceiling.child.disconnect()
     const timer = setTimeout(() => ceiling.child.kill('SIGKILL'), 5_000)
     await exited
@@ -366,7 +397,8 @@ class Samples {
         return fractions.map((fraction) =>
             sorted.length === 0
                 ? Number.NaN
-                : (sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN),
+                : (sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ??
+                  Number.NaN),
         )
     }
 }
@@ -374,7 +406,9 @@ class Samples {
 function runAutocannon(options: autocannon.Options, samples?: Samples): Promise<autocannon.Result> {
     return new Promise((resolvePromise, reject) => {
         const instance = autocannon(options, (error: unknown, result: autocannon.Result) =>
-            error ? reject(error instanceof Error ? error : new Error(String(error))) : resolvePromise(result),
+            error
+                ? reject(error instanceof Error ? error : new Error(String(error)))
+                : resolvePromise(result),
         )
         if (samples) instance.on('response', (_client, _status, _bytes, ms) => samples.push(ms))
     })
@@ -385,7 +419,11 @@ function runAutocannon(options: autocannon.Options, samples?: Samples): Promise<
  * is cut into `rounds` slices and the servers take them alternately, so that a change in what the
  * rest of a shared machine is doing weighs on both alike, and their ratio stays meaningful.
  */
-async function driveInTurns(servers: { url: string; pid?: number }[], scenario: Scenario, options: Options): Promise<Load[]> {
+async function driveInTurns(
+    servers: { url: string; pid?: number }[],
+    scenario: Scenario,
+    options: Options,
+): Promise<Load[]> {
     const runs = servers.map(({ url: baseUrl, pid }) => ({
         pid,
         cpuSeconds: 0 as number | null,
@@ -394,7 +432,9 @@ async function driveInTurns(servers: { url: string; pid?: number }[], scenario: 
             headers: scenario.headers,
             connections: options.connections,
             timeout: REQUEST_TIMEOUT_S,
-            ...(scenario.variants && { requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }] }),
+            ...(scenario.variants && {
+                requests: [{ method: 'GET', setupRequest: inTurn(scenario.variants) }],
+            }),
         } satisfies autocannon.Options,
         samples: new Samples(),
         seconds: 0,
@@ -403,26 +443,37 @@ async function driveInTurns(servers: { url: string; pid?: number }[], scenario: 
         timeouts: 0,
     }))
     // Unmeasured: lets the JIT settle and the connections open.
-    if (options.warmupS > 0) for (const run of runs) await runAutocannon({ ...run.common, duration: options.warmupS })
+    if (options.warmupS > 0)
+        for (const run of runs) await runAutocannon({ ...run.common, duration: options.warmupS })
     const rounds = Math.max(1, Math.round(options.durationS / ROUND_S))
     for (let round = 0; round < rounds; round++) {
         for (const run of runs) {
             const cpuBefore = await cpuSecondsOf(run.pid)
-            const result = await runAutocannon({ ...run.common, duration: options.durationS / rounds }, run.samples)
+            const result = await runAutocannon(
+                { ...run.common, duration: options.durationS / rounds },
+                run.samples,
+            )
             const cpuAfter = await cpuSecondsOf(run.pid)
-            run.cpuSeconds = cpuBefore === null || cpuAfter === null || run.cpuSeconds === null ? null : run.cpuSeconds + cpuAfter - cpuBefore
+            run.cpuSeconds =
+                cpuBefore === null || cpuAfter === null || run.cpuSeconds === null
+                    ? null
+                    : run.cpuSeconds + cpuAfter - cpuBefore
             run.seconds += result.duration
             run.errors += result.errors
             run.timeouts += result.timeouts
             for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
-                if (Number(status) !== scenario.expectedStatus && stats.count) run.unexpected[status] = (run.unexpected[status] ?? 0) + stats.count
+                if (Number(status) !== scenario.expectedStatus && stats.count)
+                    run.unexpected[status] = (run.unexpected[status] ?? 0) + stats.count
             }
         }
     }
     return runs.map((run) => {
         const [p50Ms = Number.NaN, p99Ms = Number.NaN] = run.samples.percentiles(0.5, 0.99)
         return {
-            cpuMsPerRequest: run.cpuSeconds === null || run.samples.length === 0 ? null : (run.cpuSeconds * 1000) / run.samples.length,
+            cpuMsPerRequest:
+                run.cpuSeconds === null || run.samples.length === 0
+                    ? null
+                    : (run.cpuSeconds * 1000) / run.samples.length,
             requests: run.samples.length,
             requestsPerSecond: run.seconds > 0 ? run.samples.length / run.seconds : Number.NaN,
             p50Ms,
@@ -465,7 +516,9 @@ function inTurn(variants: string[]): (request: autocannon.Request) => autocannon
 
 function loadProblem(load: Load | null): string | null {
     if (load === null) return null
-    const parts = Object.entries(load.unexpected).map(([status, count]) => `${count} × HTTP ${status}`)
+    const parts = Object.entries(load.unexpected).map(
+        ([status, count]) => `${count} × HTTP ${status}`,
+    )
     if (load.errors > 0) parts.push(`${load.errors} errors (${load.timeouts} timeouts)`)
     if (load.requests === 0) parts.push('no responses')
     return parts.length === 0 ? null : parts.join(', ')
@@ -495,8 +548,15 @@ async function timeAlone(shelfUrl: string, encodings: string[]): Promise<AloneRe
                 const samples = new Samples()
                 for (let index = 0; index < ALONE_WARMUP + ALONE_REQUESTS; index++) {
                     const started = performance.now()
-                    const status = await timedGet(agent, `${shelfUrl}${path}&${UNCACHED_PARAMETER}=alone-${sent++}`, acceptEncodingHeader(acceptEncoding))
-                    if (status !== 200) throw new Error(`quick search ${JSON.stringify(keywords)} answered HTTP ${status}`)
+                    const status = await timedGet(
+                        agent,
+                        `${shelfUrl}${path}&${UNCACHED_PARAMETER}=alone-${sent++}`,
+                        acceptEncodingHeader(acceptEncoding),
+                    )
+                    if (status !== 200)
+                        throw new Error(
+                            `quick search ${JSON.stringify(keywords)} answered HTTP ${status}`,
+                        )
                     if (index >= ALONE_WARMUP) samples.push(performance.now() - started)
                 }
                 const [medianMs = Number.NaN, maxMs = Number.NaN] = samples.percentiles(0.5, 1)
@@ -563,15 +623,20 @@ async function benchScenarios(
             }
             const label = `${scenario.id}${scenario.acceptEncoding ? ` (${scenario.acceptEncoding})` : ''}`
             log(`  ${label}: Shelf${ceiling ? ' and the ceiling in turns' : ''} …`)
-            const servers = [{ url: shelf.url, pid: shelf.child.pid }, ...(ceiling ? [{ url: ceiling.url, pid: ceiling.child.pid }] : [])]
+            const servers = [
+                { url: shelf.url, pid: shelf.child.pid },
+                ...(ceiling ? [{ url: ceiling.url, pid: ceiling.child.pid }] : []),
+            ]
             const [shelfLoad, ceilingLoad] = await driveInTurns(servers, scenario, options)
             result.shelf = shelfLoad!
             if (ceilingLoad) {
                 result.ceiling = ceilingLoad
                 result.ratio = result.shelf.requestsPerSecond / ceilingLoad.requestsPerSecond
             }
-            const problems = [loadProblem(result.shelf), loadProblem(result.ceiling) && `ceiling: ${loadProblem(result.ceiling)}`]
-                .filter((problem): problem is string => problem !== null)
+            const problems = [
+                loadProblem(result.shelf),
+                loadProblem(result.ceiling) && `ceiling: ${loadProblem(result.ceiling)}`,
+            ].filter((problem): problem is string => problem !== null)
             if (problems.length > 0) result.problem = problems.join('; ')
             result.ok = problems.length === 0
         }
@@ -582,7 +647,14 @@ async function benchScenarios(
 }
 
 async function benchSize(options: Options, levels: number): Promise<SizeResult> {
-    const result: SizeResult = { levels, starts: [], scenarios: [], alone: [], peakRssMiB: null, rssAfterLoadMiB: null }
+    const result: SizeResult = {
+        levels,
+        starts: [],
+        scenarios: [],
+        alone: [],
+        peakRssMiB: null,
+        rssAfterLoadMiB: null,
+    }
     const dir = await ensureTree(options.treesDir, levels, options.seed)
     await ensureSearchSettings(dir, levels, options.seed)
 
@@ -595,8 +667,8 @@ async function benchSize(options: Options, levels: number): Promise<SizeResult> 
     // when it is needed anyway (no cache yet) or asked for.
     if (options.cold || !existsSync(join(dir, '.shelf', 'hashes.json'))) {
         log(`starting Shelf on ${levels} levels (cold cache) …`)
-        const cold = await measureStart(serverOptions, dir, levels, 'cold').catch((error: unknown) =>
-            failedMeasurement(levels, 'cold', error),
+        const cold = await measureStart(serverOptions, dir, levels, 'cold').catch(
+            (error: unknown) => failedMeasurement(levels, 'cold', error),
         )
         result.starts.push(cold)
     }
@@ -619,7 +691,8 @@ async function benchSize(options: Options, levels: number): Promise<SizeResult> 
         const all = await discoverScenarios(server.url, options.encodings)
         const scenarios = all.filter((scenario) => options.scenarios.includes(scenario.id))
         result.scenarios = await benchScenarios(options, server, scenarios)
-        if (options.scenarios.includes('quick-search')) result.alone = await timeAlone(server.url, options.encodings)
+        if (options.scenarios.includes('quick-search'))
+            result.alone = await timeAlone(server.url, options.encodings)
         const memory = await readMemory(server.child.pid)
         result.peakRssMiB = toMiB(memory?.peakBytes)
         result.rssAfterLoadMiB = toMiB(memory?.rssBytes)
@@ -650,7 +723,14 @@ function checkTargets(sizes: SizeResult[], options: Options): Target[] {
         value === null || value === undefined || Number.isNaN(value) ? null : value <= max
 
     for (const size of sizes) {
-        for (const id of ['list', 'details', 'deep-list', 'advanced-search', 'page-list', 'page-item'] as const) {
+        for (const id of [
+            'list',
+            'details',
+            'deep-list',
+            'advanced-search',
+            'page-list',
+            'page-item',
+        ] as const) {
             for (const scenario of size.scenarios.filter((scenario) => scenario.id === id)) {
                 if (scenario.ratio === null) continue
                 targets.push({
@@ -663,7 +743,9 @@ function checkTargets(sizes: SizeResult[], options: Options): Target[] {
         }
     }
     const largest = at(100_000)
-    for (const scenario of largest?.scenarios.filter((scenario) => scenario.id === 'quick-search') ?? []) {
+    for (const scenario of largest?.scenarios.filter(
+        (scenario) => scenario.id === 'quick-search',
+    ) ?? []) {
         if (!scenario.shelf || options.connections !== 10) continue
         targets.push({
             name: `quick search p99${scenario.acceptEncoding ? ' (compressed)' : ''}, 100,000 levels, 10 connections`,
@@ -728,7 +810,20 @@ function renderSize(size: SizeResult, options: Options): string {
         `${formatCount(size.levels)} levels: ${options.connections} connections, ${options.durationS} s per scenario after ${options.warmupS} s of warm-up`,
         '',
     ]
-    const header = ['scenario', 'encoding', 'bytes', 'Shelf req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'ceiling req/s', 'ceiling p99 ms', 'ceiling CPU ms/req', 'ratio', 'check']
+    const header = [
+        'scenario',
+        'encoding',
+        'bytes',
+        'Shelf req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU ms/req',
+        'ceiling req/s',
+        'ceiling p99 ms',
+        'ceiling CPU ms/req',
+        'ratio',
+        'check',
+    ]
     const rows = size.scenarios.map((scenario) => [
         scenario.id,
         scenario.contentEncoding || (scenario.acceptEncoding ? 'none' : '-'),
@@ -744,14 +839,22 @@ function renderSize(size: SizeResult, options: Options): string {
         scenario.ok ? 'ok' : 'FAIL',
     ])
     if (rows.length > 0) lines.push(renderTable(header, rows, [0, 1, 11]), '')
-    lines.push(`  encoding: the answer's Content-Encoding when asked with Accept-Encoding: ${REAL_CLIENT_ENCODINGS} ('none' if sent as it is), '-' when asked without`)
+    lines.push(
+        `  encoding: the answer's Content-Encoding when asked with Accept-Encoding: ${REAL_CLIENT_ENCODINGS} ('none' if sent as it is), '-' when asked without`,
+    )
     for (const scenario of size.scenarios.filter((scenario) => !scenario.acceptEncoding)) {
-        const status = scenario.expectedStatus === 200 ? '' : ` (If-None-Match, expects ${scenario.expectedStatus})`
+        const status =
+            scenario.expectedStatus === 200
+                ? ''
+                : ` (If-None-Match, expects ${scenario.expectedStatus})`
         lines.push(`  ${scenario.id.padEnd(15)} GET ${scenario.path}${status}`)
         if (scenario.problem) lines.push(`  ${''.padEnd(15)} FAIL: ${scenario.problem}`)
     }
     if (size.alone.length > 0) {
-        lines.push('', `broad quick searches alone: ${ALONE_REQUESTS} requests each, one at a time, latency at the client`)
+        lines.push(
+            '',
+            `broad quick searches alone: ${ALONE_REQUESTS} requests each, one at a time, latency at the client`,
+        )
         const aloneRows = size.alone.map((alone) => [
             alone.keywords,
             alone.acceptEncoding || '-',
@@ -759,7 +862,13 @@ function renderSize(size: SizeResult, options: Options): string {
             formatNumber(alone.medianMs, 2),
             formatNumber(alone.maxMs, 2),
         ])
-        lines.push(renderTable(['keywords', 'Accept-Encoding', 'pages', 'median ms', 'max ms'], aloneRows, [0, 1]))
+        lines.push(
+            renderTable(
+                ['keywords', 'Accept-Encoding', 'pages', 'median ms', 'max ms'],
+                aloneRows,
+                [0, 1],
+            ),
+        )
     }
     lines.push('', renderStartTable(size.starts))
     lines.push(
@@ -806,7 +915,8 @@ const USAGE = `usage: npm run bench -- [options]   (or: node --import tsx bench/
 
 function parseSeconds(option: string, text: string): number {
     const value = Number(text)
-    if (!Number.isFinite(value) || value < 0) throw new Error(`${option} wants seconds, got ${JSON.stringify(text)}`)
+    if (!Number.isFinite(value) || value < 0)
+        throw new Error(`${option} wants seconds, got ${JSON.stringify(text)}`)
     return value
 }
 
@@ -822,7 +932,9 @@ function parseScenarios(text: string): ScenarioId[] {
     const ids = text.split(',').map((part) => part.trim())
     for (const id of ids) {
         if (!(SCENARIO_IDS as readonly string[]).includes(id)) {
-            throw new Error(`--scenarios: unknown ${JSON.stringify(id)}; known: ${SCENARIO_IDS.join(', ')}`)
+            throw new Error(
+                `--scenarios: unknown ${JSON.stringify(id)}; known: ${SCENARIO_IDS.join(', ')}`,
+            )
         }
     }
     return ids as ScenarioId[]
@@ -897,7 +1009,13 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000
     if (options.json) {
         const { server: _server, treesDir: _trees, ...shown } = options
-        console.log(JSON.stringify({ machine: machine(), options: shown, seconds, sizes, targets }, null, 4))
+        console.log(
+            JSON.stringify(
+                { machine: machine(), options: shown, seconds, sizes, targets },
+                null,
+                4,
+            ),
+        )
     } else {
         const host = machine()
         const targetTable = renderTargets(targets)
@@ -906,8 +1024,14 @@ async function main(): Promise<void> {
             `${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ${host.platform}; ${seconds.toFixed(0)} s in all`,
         )
     }
-    if (options.profileDir) log(`CPU profiles in ${options.profileDir} (summarise with bench/profile-summary.ts)`)
-    const failed = sizes.some((size) => size.error !== undefined || size.starts.some((start) => start.error) || size.scenarios.some((scenario) => !scenario.ok))
+    if (options.profileDir)
+        log(`CPU profiles in ${options.profileDir} (summarise with bench/profile-summary.ts)`)
+    const failed = sizes.some(
+        (size) =>
+            size.error !== undefined ||
+            size.starts.some((start) => start.error) ||
+            size.scenarios.some((scenario) => !scenario.ok),
+    )
     if (failed) process.exitCode = 1
 }
 

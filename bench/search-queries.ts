@@ -21,7 +21,9 @@ export function quickSearchQueries(): string[] {
         ...nouns,
         ...adjectives,
         ...nouns.map((noun) => noun.slice(0, 4)),
-        ...adjectives.map((adjective, index) => `${adjective} ${nouns[(index * 7) % nouns.length]}`),
+        ...adjectives.map(
+            (adjective, index) => `${adjective} ${nouns[(index * 7) % nouns.length]}`,
+        ),
         ...ARTISTS.map((artist) => artist.toLowerCase()),
         ...AUTHORS.map((author) => author.toLowerCase()),
         ...BROAD_QUERIES,
@@ -32,7 +34,21 @@ export function quickSearchQueries(): string[] {
  * Searches matching most or all levels: the word every generated title holds ("Level N · …"),
  * single letters and digits, and two common words.
  */
-export const BROAD_QUERIES = ['level', 'a', 'e', 's', 'n', '1', '2', '7', '0', 'level 1', 'level 2', 'level chart', 'chart about']
+export const BROAD_QUERIES = [
+    'level',
+    'a',
+    'e',
+    's',
+    'n',
+    '1',
+    '2',
+    '7',
+    '0',
+    'level 1',
+    'level 2',
+    'level chart',
+    'chart about',
+]
 
 /** Broad searches timed one request at a time: the word in every title, a letter, a digit. */
 export const ALONE_QUERIES = ['level', 'a', 'e', '1']

@@ -13,7 +13,6 @@ import { DEFAULT_SEED, parseCount, removeTree } from './generate-pack-tree.js'
 import { formatNumber, renderTable } from './output.js'
 import { DEFAULT_TREES_DIR } from './trees.js'
 
-
 /** The settings `serverBenchOptions` stand for, once parsed. */
 export interface ServerBenchSettings {
     seed: number
@@ -45,10 +44,17 @@ export function readServerBenchOptions(values: {
 
 /** Benchmarks run the built server: a missing build is the first thing to say, not a spawn error. */
 export function assertServerBuilt(server: string): void {
-    if (!existsSync(server)) throw new Error(`${server} does not exist: run \`npm run build\` or pass --server`)
+    if (!existsSync(server))
+        throw new Error(`${server} does not exist: run \`npm run build\` or pass --server`)
 }
 
-export const DEFAULT_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'main.js')
+export const DEFAULT_SERVER = resolve(
+    dirname(fileURLToPath(import.meta.url)),
+    '..',
+    'dist',
+    'cli',
+    'main.js',
+)
 
 /** The command-line options every benchmark that starts Shelf takes, for `parseArgs`. */
 export const serverBenchOptions = {
@@ -137,7 +143,10 @@ function keepTail(limit: number) {
 const projectOf = (server: string) => resolve(dirname(server), '..', '..')
 
 /** Starts Shelf on `contentDir`, or on the example content when it is undefined. */
-export function startServer(options: ServerOptions, contentDir: string | undefined): Promise<RunningServer> {
+export function startServer(
+    options: ServerOptions,
+    contentDir: string | undefined,
+): Promise<RunningServer> {
     const started = performance.now()
     const serveArgs = [
         ...(contentDir === undefined ? [] : ['--content', contentDir]),
@@ -151,8 +160,16 @@ export function startServer(options: ServerOptions, contentDir: string | undefin
     // start runs in a process group of its own, so that stopping it stops the server it started.
     const child =
         options.launch === 'npm start'
-            ? spawn('npm', ['start', '--silent', '--', ...serveArgs], { cwd: projectOf(options.server), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-            : spawn(process.execPath, [...(options.nodeArgs ?? []), options.server, 'serve', ...serveArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
+            ? spawn('npm', ['start', '--silent', '--', ...serveArgs], {
+                  cwd: projectOf(options.server),
+                  stdio: ['ignore', 'pipe', 'pipe'],
+                  detached: true,
+              })
+            : spawn(
+                  process.execPath,
+                  [...(options.nodeArgs ?? []), options.server, 'serve', ...serveArgs],
+                  { stdio: ['ignore', 'pipe', 'pipe'] },
+              )
     const tail = keepTail(4000)
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => tail.push(chunk))
     // Stdout is read to the end, whatever it says, so a chatty server never blocks on a full pipe.
@@ -186,7 +203,10 @@ export function startServer(options: ServerOptions, contentDir: string | undefin
             tail.push(`${line}\n`)
             const match = LISTENING_LINE.exec(line)
             if (match?.[1] && !listening) {
-                listening = { url: match[1].replace(/\/+$/, ''), startupSeconds: (performance.now() - started) / 1000 }
+                listening = {
+                    url: match[1].replace(/\/+$/, ''),
+                    startupSeconds: (performance.now() - started) / 1000,
+                }
                 if (!watches || options.untilListening) ready(null)
             } else if (listening && WATCHING_LINE.test(line)) {
                 const seconds = (performance.now() - started) / 1000
@@ -200,7 +220,8 @@ export function startServer(options: ServerOptions, contentDir: string | undefin
 /** A server started by `npm start` leads a process group: the signal goes to all of it. */
 function killServer(child: ChildProcess, signal: NodeJS.Signals): void {
     try {
-        if (child.pid !== undefined && child.spawnargs[0] === 'npm') process.kill(-child.pid, signal)
+        if (child.pid !== undefined && child.spawnargs[0] === 'npm')
+            process.kill(-child.pid, signal)
         else child.kill(signal)
     } catch {
         // already gone
@@ -225,7 +246,8 @@ export async function readMemory(pid: number | undefined): Promise<Memory | null
     } catch {
         return null // not Linux, or already gone
     }
-    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
+    const kib = (field: string) =>
+        Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1])
     const peakBytes = kib('VmHWM') * 1024
     const rssBytes = kib('VmRSS') * 1024
     return Number.isFinite(peakBytes) && Number.isFinite(rssBytes) ? { peakBytes, rssBytes } : null
@@ -267,7 +289,8 @@ export function request(url: string, headers: Record<string, string> = {}): Prom
 export async function getJson(url: string): Promise<unknown> {
     const answer = await request(url)
     const body = answer.body.toString('utf8')
-    if (answer.status !== 200) throw new Error(`GET ${url}: HTTP ${answer.status}: ${body.slice(0, 300)}`)
+    if (answer.status !== 200)
+        throw new Error(`GET ${url}: HTTP ${answer.status}: ${body.slice(0, 300)}`)
     try {
         return JSON.parse(body)
     } catch {
@@ -296,7 +319,8 @@ export async function startMeasured(
     cache: CacheState,
 ): Promise<{ server: RunningServer; measurement: StartMeasurement }> {
     // Shelf keeps its cache in the content folder; removing it makes this a first start.
-    if (cache === 'cold') await removeTree(join(contentDir ?? join(projectOf(options.server), 'content'), '.shelf'))
+    if (cache === 'cold')
+        await removeTree(join(contentDir ?? join(projectOf(options.server), 'content'), '.shelf'))
     const server = await startServer(options, contentDir)
     try {
         const listStarted = performance.now()
@@ -340,7 +364,11 @@ export async function measureStart(
     return measurement
 }
 
-export function failedMeasurement(levels: number, cache: CacheState, error: unknown): StartMeasurement {
+export function failedMeasurement(
+    levels: number,
+    cache: CacheState,
+    error: unknown,
+): StartMeasurement {
     return {
         levels,
         cache,
@@ -356,7 +384,17 @@ export function failedMeasurement(levels: number, cache: CacheState, error: unkn
 
 /** The start-up table both benchmarks print. */
 export function renderStartTable(rows: StartMeasurement[]): string {
-    const header = ['levels', 'launch', 'cache', 'start-up s', 'watching s', 'peak RSS MiB', 'RSS after list MiB', 'first list ms', 'check']
+    const header = [
+        'levels',
+        'launch',
+        'cache',
+        'start-up s',
+        'watching s',
+        'peak RSS MiB',
+        'RSS after list MiB',
+        'first list ms',
+        'check',
+    ]
     const body = rows.map((row) => [
         row.levels === 0 ? 'example' : String(row.levels),
         row.launch ?? 'node',

@@ -74,7 +74,9 @@ function parseOptions(argv: string[]): Options {
         process.exit(0)
     }
     return {
-        sizes: values.levels.split(',').map((part) => (part.trim() === 'example' ? 0 : parseCount('--levels', part.trim()))),
+        sizes: values.levels
+            .split(',')
+            .map((part) => (part.trim() === 'example' ? 0 : parseCount('--levels', part.trim()))),
         caches: parseCaches(values.cache),
         launches: parseLaunches(values.launch),
         ...readServerBenchOptions(values),
@@ -86,13 +88,22 @@ async function main(): Promise<void> {
     assertServerBuilt(options.server)
     const rows: StartMeasurement[] = []
     for (const levels of options.sizes) {
-        const contentDir = levels === 0 ? undefined : await ensureTree(options.treesDir, levels, options.seed)
+        const contentDir =
+            levels === 0 ? undefined : await ensureTree(options.treesDir, levels, options.seed)
         for (const launch of options.launches) {
             for (const cache of options.caches) {
-                log(`starting Shelf by ${launch} on ${levels ? `${levels} levels` : 'the example content'} (${cache} cache) …`)
-                const row = await measureStart({ ...options, launch }, contentDir, levels, cache).catch(
-                    (error: unknown) => ({ ...failedMeasurement(levels, cache, error), launch }),
+                log(
+                    `starting Shelf by ${launch} on ${levels ? `${levels} levels` : 'the example content'} (${cache} cache) …`,
                 )
+                const row = await measureStart(
+                    { ...options, launch },
+                    contentDir,
+                    levels,
+                    cache,
+                ).catch((error: unknown) => ({
+                    ...failedMeasurement(levels, cache, error),
+                    launch,
+                }))
                 rows.push(row)
             }
         }

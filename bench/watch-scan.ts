@@ -53,8 +53,14 @@ interface ScanMeasurement {
 
 const phaseOf = (latencies: number[]): Phase => {
     const sorted = Float64Array.from(latencies).sort()
-    const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN
-    return { requests: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? Number.NaN }
+    const at = (fraction: number) =>
+        sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN
+    return {
+        requests: sorted.length,
+        p50Ms: at(0.5),
+        p99Ms: at(0.99),
+        maxMs: sorted.at(-1) ?? Number.NaN,
+    }
 }
 
 async function measureScan(
@@ -74,7 +80,14 @@ async function measureScan(
     const after: number[] = []
     let errors = 0
     // The callback is autocannon's result, which is not used: the phases are told apart by the time of each response.
-    const load = autocannon({ url: `${server.url}${LIST_PATH}`, connections: options.connections, duration: options.timeoutMs / 1000 }, () => {})
+    const load = autocannon(
+        {
+            url: `${server.url}${LIST_PATH}`,
+            connections: options.connections,
+            duration: options.timeoutMs / 1000,
+        },
+        () => {},
+    )
     load.on('response', (_client, status, _bytes, ms) => {
         if (status !== 200) errors++
         ;(scanning ? during : after).push(ms)
@@ -84,7 +97,9 @@ async function measureScan(
         await server.watched
         const scanSeconds = (performance.now() - listening) / 1000
         scanning = false
-        await new Promise((resolve) => setTimeout(resolve, Math.max(options.afterS, scanSeconds) * 1000))
+        await new Promise((resolve) =>
+            setTimeout(resolve, Math.max(options.afterS, scanSeconds) * 1000),
+        )
         load.stop()
         const memory = await readMemory(server.child.pid)
         return {
@@ -105,7 +120,20 @@ async function measureScan(
 
 const render = (rows: ScanMeasurement[]) =>
     renderTable(
-        ['levels', 'scan s', 'during: requests', 'p50 ms', 'p99 ms', 'max ms', 'after: requests', 'p50 ms', 'p99 ms', 'p99 during/after', 'peak RSS MiB', 'errors'],
+        [
+            'levels',
+            'scan s',
+            'during: requests',
+            'p50 ms',
+            'p99 ms',
+            'max ms',
+            'after: requests',
+            'p50 ms',
+            'p99 ms',
+            'p99 during/after',
+            'peak RSS MiB',
+            'errors',
+        ],
         rows.map((row) => [
             String(row.levels),
             formatNumber(row.scanSeconds, 2),
@@ -134,10 +162,16 @@ async function main(): Promise<void> {
         },
     })
     if (values.help) {
-        console.log('usage: node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after SECONDS] [--seed S] [--server dist/cli/main.js] [--json]')
+        console.log(
+            'usage: node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after SECONDS] [--seed S] [--server dist/cli/main.js] [--json]',
+        )
         return
     }
-    const options = { ...readServerBenchOptions(values), connections: parseCount('--connections', values.connections), afterS: parseCount('--after', values.after) }
+    const options = {
+        ...readServerBenchOptions(values),
+        connections: parseCount('--connections', values.connections),
+        afterS: parseCount('--after', values.after),
+    }
     assertServerBuilt(options.server)
     const rows: ScanMeasurement[] = []
     for (const part of values.levels.split(',')) {

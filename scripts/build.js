@@ -15,7 +15,14 @@ import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const stampFile = join(root, 'dist', '.sources-sha1')
-const inputs = ['src', 'schemas', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json']
+const inputs = [
+    'src',
+    'schemas',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'package.json',
+    'package-lock.json',
+]
 
 /** Every file below `path` (or `path` itself), in a stable order. */
 const filesOf = (path) => {
@@ -45,9 +52,13 @@ const run = (args) => {
 }
 
 const hash = sourcesHash()
-const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === hash
+const built =
+    existsSync(join(root, 'dist', 'cli', 'main.js')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8').trim() === hash
 if (process.argv.includes('--if-changed') && built) process.exit(0)
-if (process.argv.includes('--if-changed')) console.error('shelf: src/ changed since the last build; compiling …')
+if (process.argv.includes('--if-changed'))
+    console.error('shelf: src/ changed since the last build; compiling …')
 run([join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'])
 run([join(root, 'dist', 'content', 'precompile-validators.js')])
 writeFileSync(stampFile, `${hash}\n`)

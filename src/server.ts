@@ -62,7 +62,9 @@ const debounced = (task: () => Promise<void>, waitMs: number) => {
     let timer: NodeJS.Timeout | undefined
     const run = () => {
         timer = undefined
-        return task().catch((error: unknown) => console.error(`shelf: cannot save the hash cache: ${(error as Error).message}`))
+        return task().catch((error: unknown) =>
+            console.error(`shelf: cannot save the hash cache: ${(error as Error).message}`),
+        )
     }
     return {
         schedule() {
@@ -82,7 +84,10 @@ const debounced = (task: () => Promise<void>, waitMs: number) => {
 const contentFolder = async (options: ShelfOptions) => {
     const content = resolve(options.content)
     const folder = await stat(content).catch(() => undefined)
-    if (!folder?.isDirectory()) throw new Error(`content folder "${options.content}" ${folder ? 'is not a folder' : 'does not exist'} (resolved to ${content})`)
+    if (!folder?.isDirectory())
+        throw new Error(
+            `content folder "${options.content}" ${folder ? 'is not a folder' : 'does not exist'} (resolved to ${content})`,
+        )
     return content
 }
 
@@ -93,17 +98,25 @@ const openContent = async (options: ShelfOptions) => {
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
-    const state = new ContentState(content, { validator: new ContentValidator(), processor, containment })
+    const state = new ContentState(content, {
+        validator: new ContentValidator(),
+        processor,
+        containment,
+    })
     await state.loadAll()
     await processor.saveCache()
     return { content, state, processor, stateFolder, containment }
 }
 
 /** One catalog snapshot of a folder, for checking it without serving it. */
-export const loadCatalog = async (options: ShelfOptions) => new Catalog((await openContent(options)).state.snapshot(), { drafts: options.drafts })
+export const loadCatalog = async (options: ShelfOptions) =>
+    new Catalog((await openContent(options)).state.snapshot(), { drafts: options.drafts })
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
-export const startShelf = async (options: ShelfOptions, listen: ListenOptions): Promise<RunningShelf> => {
+export const startShelf = async (
+    options: ShelfOptions,
+    listen: ListenOptions,
+): Promise<RunningShelf> => {
     const readSince = Date.now()
     if (options.webClient) await checkWebClient(options.webClient)
     // git is checked first: a folder that cannot be committed to is refused before it is read.
@@ -112,7 +125,8 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
-    const live = options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
+    const live =
+        options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
     let reloads = 0
     const updates = new CatalogUpdates(
         content,
@@ -121,13 +135,19 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
             await state.reload(paths)
             // The swap is one assignment: a request holds the snapshot it started with to its end.
             catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
-            events.emit('reload', { paths, ms: performance.now() - started, problems: catalog.problems })
+            events.emit('reload', {
+                paths,
+                ms: performance.now() - started,
+                problems: catalog.problems,
+            })
             live?.changed(++reloads)
             hashesSaver.schedule()
         },
         options.watch === true,
     )
-    const git = openedGit ? await startGit(openedGit, (paths) => updates.applyWritten(paths)) : undefined
+    const git = openedGit
+        ? await startGit(openedGit, (paths) => updates.applyWritten(paths))
+        : undefined
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
     const timeouts = { ...defaultClientTimeouts, ...options.clientTimeouts }
     const server = createServer(clientTimeoutOptions(timeouts))
@@ -141,7 +161,10 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
         await git?.close()
         throw error
     })
-    const multiplayer = options.multiplayer && { url: options.multiplayer.url, rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }) }
+    const multiplayer = options.multiplayer && {
+        url: options.multiplayer.url,
+        rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }),
+    }
     // Players write only as themselves, so without sign-in the server is read-only too.
     const writes =
         options.readOnly || !auth.signInEnabled
@@ -155,14 +178,21 @@ export const startShelf = async (options: ShelfOptions, listen: ListenOptions): 
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
-    server.on('request', createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }))
+    server.on(
+        'request',
+        createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
+    )
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
-    const watcher = options.watch ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }) : undefined
+    const watcher = options.watch
+        ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince })
+        : undefined
     const watching = watcher?.ready ?? Promise.resolve()
     // After the start, not in its way; only a server whose players write touches the folder.
-    const leftovers = writes ? watching.then(() => removeLeftovers(content, writes.uploadFolder, readSince)) : Promise.resolve([])
+    const leftovers = writes
+        ? watching.then(() => removeLeftovers(content, writes.uploadFolder, readSince))
+        : Promise.resolve([])
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -26,7 +26,13 @@ test.before(async () => {
     content = await copyContent()
     // A day-long window: no write is given back while the test runs, however slow the machine.
     const serverYaml = join(content, 'server.yaml')
-    await writeFile(serverYaml, (await readFile(serverYaml, 'utf8')).replace(/^limits:\n/m, 'limits:\n  comments: { perPlayer: 3, perAddress: 7, perSeconds: 86400 }\n'))
+    await writeFile(
+        serverYaml,
+        (await readFile(serverYaml, 'utf8')).replace(
+            /^limits:\n/m,
+            'limits:\n  comments: { perPlayer: 3, perAddress: 7, perSeconds: 86400 }\n',
+        ),
+    )
     server = await startTestServer({ content, signIn: { signatureKey: signer.publicKeyFile } })
     alice = await signInPlayer(server, signer, 'alice-id', 'Alice')
 })
@@ -36,14 +42,23 @@ test.after(async () => {
     await rm(content, { recursive: true, force: true })
 })
 
-const waiting = (userId: string): PendingUpload<void> => ({ userId, endpoint: '/posts/upload', hashes: ['0'.repeat(40)], maxBytes: {}, complete: async () => {} })
+const waiting = (userId: string): PendingUpload<void> => ({
+    userId,
+    endpoint: '/posts/upload',
+    hashes: ['0'.repeat(40)],
+    maxBytes: {},
+    complete: async () => {},
+})
 
 test('520 players keeping 20 keys each do not lock anyone else out of uploads', () => {
     const keys = new UploadKeys<void>()
     const issued = new Map<string, string[]>()
     for (let player = 0; player < 520; player++) {
         const id = `flooder-${player}`
-        issued.set(id, Array.from({ length: 20 }, () => keys.issue(waiting(id))))
+        issued.set(
+            id,
+            Array.from({ length: 20 }, () => keys.issue(waiting(id))),
+        )
     }
     // Someone new still gets a key, and it works.
     const key = keys.issue(waiting('newcomer'))
@@ -72,7 +87,11 @@ test('a player past 20 waiting keys is told to wait, with when to try again', ()
 const endlessUpload = (key: string, contentLength?: number) =>
     new Promise<{ status: number; body: string; sentBytes: number }>((resolve, reject) => {
         const url = new URL(`${server.root}/posts/upload`)
-        const headers: Record<string, string | number> = { 'Content-Type': 'multipart/form-data; boundary=never-sent', 'Service-Upload-Key': key, 'Service-Session': alice.session }
+        const headers: Record<string, string | number> = {
+            'Content-Type': 'multipart/form-data; boundary=never-sent',
+            'Service-Upload-Key': key,
+            'Service-Session': alice.session,
+        }
         if (contentLength !== undefined) headers['Content-Length'] = contentLength
         const upload = request(url, { method: 'POST', headers })
         const chunk = Buffer.alloc(256 * 1024, 'a')
@@ -100,40 +119,72 @@ const endlessUpload = (key: string, contentLength?: number) =>
 
 test('a multipart body that never holds its boundary is cut off at the upload limit: 413, not read to its end', async () => {
     const thumbnail = tinyPng(5, 5, 5)
-    const submit = await alice.submit('/posts/create', { type: 'post', title: 'Endless', thumbnail: sha1(thumbnail) })
+    const submit = await alice.submit('/posts/create', {
+        type: 'post',
+        title: 'Endless',
+        thumbnail: sha1(thumbnail),
+    })
     assert.is(submit.status, 200, submit.body.message)
     const answer = await endlessUpload(submit.body.key)
     assert.is(answer.status, 413, answer.body)
     assert.match(JSON.parse(answer.body).message, /the upload is larger than its files may be/)
     // The limit is the server's 10 MiB a file plus framing; what the socket buffers besides is small.
-    assert.ok(answer.sentBytes < 64 * 1024 * 1024, `sent ${answer.sentBytes} bytes before the answer`)
+    assert.ok(
+        answer.sentBytes < 64 * 1024 * 1024,
+        `sent ${answer.sentBytes} bytes before the answer`,
+    )
 })
 
 test('an upload that declares a body past the limit is refused before it is read', async () => {
     const thumbnail = tinyPng(6, 6, 6)
-    const submit = await alice.submit('/posts/create', { type: 'post', title: 'Declared', thumbnail: sha1(thumbnail) })
+    const submit = await alice.submit('/posts/create', {
+        type: 'post',
+        title: 'Declared',
+        thumbnail: sha1(thumbnail),
+    })
     const answer = await endlessUpload(submit.body.key, 1024 ** 3)
     assert.is(answer.status, 413, answer.body)
-    assert.ok(answer.sentBytes < 16 * 1024 * 1024, `sent ${answer.sentBytes} bytes before the answer`)
+    assert.ok(
+        answer.sentBytes < 16 * 1024 * 1024,
+        `sent ${answer.sentBytes} bytes before the answer`,
+    )
 })
 
 test('a player commenting too fast gets 429 with Retry-After; then the address does', async () => {
-    const comment = (player: Player, index: number) => player.submit('/levels/city-lights/community/submit', { type: 'comment', content: `comment ${index}` })
+    const comment = (player: Player, index: number) =>
+        player.submit('/levels/city-lights/community/submit', {
+            type: 'comment',
+            content: `comment ${index}`,
+        })
     for (let index = 0; index < 3; index++) assert.is((await comment(alice, index)).status, 200)
     const refused = await comment(alice, 3)
     assert.is(refused.status, 429, refused.body.message)
-    assert.match(refused.body.message!, /you may make 3 comments in 24 hours: try again in \d+ (seconds|minutes|hours)/)
+    assert.match(
+        refused.body.message!,
+        /you may make 3 comments in 24 hours: try again in \d+ (seconds|minutes|hours)/,
+    )
     const retryAfter = Number(refused.headers.get('retry-after'))
-    assert.ok(retryAfter > 3600 && retryAfter <= 86400 / 3, `Retry-After: ${refused.headers.get('retry-after')}`)
+    assert.ok(
+        retryAfter > 3600 && retryAfter <= 86400 / 3,
+        `Retry-After: ${refused.headers.get('retry-after')}`,
+    )
     // Other players at the same address share its 7: Bob makes 3, Carol 1, then Carol is refused for the address.
-    const [bob, carol] = await Promise.all(['bob', 'carol'].map((name) => signInPlayer(server, testSigner, `${name}-id`, name)))
+    const [bob, carol] = await Promise.all(
+        ['bob', 'carol'].map((name) => signInPlayer(server, testSigner, `${name}-id`, name)),
+    )
     for (let index = 0; index < 3; index++) assert.is((await comment(bob!, index)).status, 200)
     assert.is((await comment(carol!, 0)).status, 200)
     const crowded = await comment(carol!, 1)
     assert.is(crowded.status, 429)
     assert.match(crowded.body.message!, /players at your address may make 7 comments in 24 hours/)
-    const list = await alice.get<{ comments: { content: string }[] }>('/levels/city-lights/community/comments/list')
-    assert.is(list.body.comments.filter((entry) => /^comment \d$/.test(entry.content)).length, 7, 'the refused comments were never written')
+    const list = await alice.get<{ comments: { content: string }[] }>(
+        '/levels/city-lights/community/comments/list',
+    )
+    assert.is(
+        list.body.comments.filter((entry) => /^comment \d$/.test(entry.content)).length,
+        7,
+        'the refused comments were never written',
+    )
 })
 
 test('the defaults, for a server.yaml that sets no rates', async () => {

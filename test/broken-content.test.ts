@@ -3,7 +3,14 @@
  * fine, leaves out what is broken (and what depends on it), and reports each problem with its
  * file, line, field and a message a person can act on.
  */
-import type { LevelItem, ServerInfo, ServerItemCommunityCommentList, ServerItemDetails, ServerItemInfo, ServerItemList } from '@sonolus/core'
+import type {
+    LevelItem,
+    ServerInfo,
+    ServerItemCommunityCommentList,
+    ServerItemDetails,
+    ServerItemInfo,
+    ServerItemList,
+} from '@sonolus/core'
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -26,48 +33,103 @@ const level = (name: string) => join(content, 'levels', name)
 /** A new level with a record file of our making and the resources of an example level. */
 const addLevel = async (name: string, file: string, text: string) => {
     await mkdir(level(name), { recursive: true })
-    for (const resource of ['cover.png', 'bgm.mp3', 'data.json']) await cp(join(level('morning-dew'), resource), join(level(name), resource))
+    for (const resource of ['cover.png', 'bgm.mp3', 'data.json'])
+        await cp(join(level('morning-dew'), resource), join(level(name), resource))
     await writeFile(join(level(name), file), text)
 }
 
 /** Levels that load fine, and levels left out because of their own or a dependency's problem. */
 const healthyLevels = ['city-lights', 'first-steps', 'morning-dew', 'thunder-road']
-const brokenLevels = ['broken-json', 'broken-yaml', 'typo-key', 'wrong-type', 'night-drive', 'missing-engine', 'far-engine', 'draft-engine', 'two-records']
-const brokenLevelTitles = ['Broken JSON', 'Broken YAML', 'Typo', 'Wrong type', 'Night Drive', 'Missing engine', 'Far engine', 'Draft engine', 'Two records']
+const brokenLevels = [
+    'broken-json',
+    'broken-yaml',
+    'typo-key',
+    'wrong-type',
+    'night-drive',
+    'missing-engine',
+    'far-engine',
+    'draft-engine',
+    'two-records',
+]
+const brokenLevelTitles = [
+    'Broken JSON',
+    'Broken YAML',
+    'Typo',
+    'Wrong type',
+    'Night Drive',
+    'Missing engine',
+    'Far engine',
+    'Draft engine',
+    'Two records',
+]
 
 test.before(async () => {
     assertShape('ServerMessage', {}) // compile the response schemas before any request
     parent = await temporaryFolder('shelf-broken-')
     content = join(parent, 'content')
-    await cp(exampleContent, content, { recursive: true, filter: (path) => !path.includes('/.shelf') })
+    await cp(exampleContent, content, {
+        recursive: true,
+        filter: (path) => !path.includes('/.shelf'),
+    })
 
     // Record files that cannot be read.
-    await addLevel('broken-json', 'item.json', '{\n    "title": "Broken JSON",\n    "rating": 5\n    "engine": "shelf-tap"\n}\n')
-    await addLevel('broken-yaml', 'item.yaml', 'title: Broken YAML\nrating: 5\nauthor: Alice: Bob\n')
+    await addLevel(
+        'broken-json',
+        'item.json',
+        '{\n    "title": "Broken JSON",\n    "rating": 5\n    "engine": "shelf-tap"\n}\n',
+    )
+    await addLevel(
+        'broken-yaml',
+        'item.yaml',
+        'title: Broken YAML\nrating: 5\nauthor: Alice: Bob\n',
+    )
     // Records that read but do not validate.
     await addLevel('typo-key', 'item.yaml', 'titel: Typo\nrating: 5\n')
     await addLevel('wrong-type', 'item.yaml', 'title: Wrong type\nrating: "hard"\n')
     // A missing required resource, in a level that two playlists and a replay use.
     await rm(join(level('night-drive'), 'cover.png'))
     // References that lead nowhere.
-    await addLevel('missing-engine', 'item.yaml', 'title: Missing engine\nrating: 5\nengine: shelf-tapp\n')
-    await addLevel('far-engine', 'item.yaml', 'title: Far engine\nrating: 5\nengine: no-such-thing-at-all\n')
-    await cp(join(content, 'engines/shelf-hold'), join(content, 'engines/beta-engine'), { recursive: true })
+    await addLevel(
+        'missing-engine',
+        'item.yaml',
+        'title: Missing engine\nrating: 5\nengine: shelf-tapp\n',
+    )
+    await addLevel(
+        'far-engine',
+        'item.yaml',
+        'title: Far engine\nrating: 5\nengine: no-such-thing-at-all\n',
+    )
+    await cp(join(content, 'engines/shelf-hold'), join(content, 'engines/beta-engine'), {
+        recursive: true,
+    })
     await writeFile(
         join(content, 'engines/beta-engine/item.md'),
         '---\ntitle: Beta engine\ndraft: true\nskin: shelf-classic\nbackground: sunset\neffect: retro-beeps\nparticle: confetti\n---\nNot ready.\n',
     )
-    await addLevel('draft-engine', 'item.yaml', 'title: Draft engine\nrating: 5\nengine: beta-engine\n')
+    await addLevel(
+        'draft-engine',
+        'item.yaml',
+        'title: Draft engine\nrating: 5\nengine: beta-engine\n',
+    )
     // A playlist of a good level and a level whose reference is broken.
     await mkdir(join(content, 'playlists/broken-mix'))
-    await writeFile(join(content, 'playlists/broken-mix/item.yaml'), 'title: Broken mix\nlevels: [first-steps, missing-engine]\n')
+    await writeFile(
+        join(content, 'playlists/broken-mix/item.yaml'),
+        'title: Broken mix\nlevels: [first-steps, missing-engine]\n',
+    )
     // Folders that cannot be items.
     await addLevel('two-records', 'item.yaml', 'title: Two records\nrating: 5\n')
-    await writeFile(join(level('two-records'), 'item.json'), '{ "title": "Two records", "rating": 5 }\n')
+    await writeFile(
+        join(level('two-records'), 'item.json'),
+        '{ "title": "Two records", "rating": 5 }\n',
+    )
     await addLevel('info', 'item.yaml', 'title: Info\nrating: 5\n')
     await addLevel('bad name!', 'item.yaml', 'title: Bad name\nrating: 5\n')
     // A comment without an author, next to twelve good ones.
-    await writeFile(join(level('first-steps'), 'comments/2026-01-05-dave.md'), '---\ntime: 2026-01-05T12:10:00Z\n---\nNo author here.\n')
+    await writeFile(
+        join(level('first-steps'), 'comments/2026-01-05-dave.md'),
+        '---\ntime: 2026-01-05T12:10:00Z\n---\nNo author here.\n',
+    )
     // A second leaderboard that names a replay that does not exist.
     await writeFile(
         join(level('first-steps'), 'leaderboards/weekly.yaml'),
@@ -75,11 +137,17 @@ test.before(async () => {
     )
     // Folder defaults and server settings that do not parse or validate.
     await writeFile(join(content, 'posts/_defaults.yaml'), 'author: { en: The Shelf team\n')
-    await writeFile(join(content, 'server.yaml'), 'title: Broken server\nlevels:\n  paging: pages\n')
+    await writeFile(
+        join(content, 'server.yaml'),
+        'title: Broken server\nlevels:\n  paging: pages\n',
+    )
 
     before = await snapshotTree(parent)
     // No cache option: the server uses its default, `.shelf` inside the content folder.
-    shelf = await startShelf({ content, name: 'service', drafts: false, address: 'https://shelf.example' }, { port: 0, host: '127.0.0.1' })
+    shelf = await startShelf(
+        { content, name: 'service', drafts: false, address: 'https://shelf.example' },
+        { port: 0, host: '127.0.0.1' },
+    )
     root = `${shelf.url}/service`
 })
 
@@ -92,8 +160,15 @@ const problems = () => shelf.catalog().problems
 
 /** The first problem about `file` (and `field`, when given); it must be an error. */
 const problemAbout = (file: string, field?: string): Problem => {
-    const found = problems().filter((problem) => problem.file === file && (field === undefined || problem.field === field))
-    assert.ok(found.length > 0, `expected a problem about ${file}${field ? ` (${field})` : ''}; got:\n${problems().map((problem) => JSON.stringify(problem)).join('\n')}`)
+    const found = problems().filter(
+        (problem) => problem.file === file && (field === undefined || problem.field === field),
+    )
+    assert.ok(
+        found.length > 0,
+        `expected a problem about ${file}${field ? ` (${field})` : ''}; got:\n${problems()
+            .map((problem) => JSON.stringify(problem))
+            .join('\n')}`,
+    )
     const [problem] = found
     assert.is(problem!.severity, 'error', `${file}: what is left out is an error, not a warning`)
     return problem!
@@ -102,7 +177,9 @@ const problemAbout = (file: string, field?: string): Problem => {
 const listAll = async (type: string) => {
     const names: string[] = []
     for (let page = 0; ; page++) {
-        const { status, body } = await getJson<ServerItemList<{ name: string }>>(`${root}/${type}/list?page=${page}`)
+        const { status, body } = await getJson<ServerItemList<{ name: string }>>(
+            `${root}/${type}/list?page=${page}`,
+        )
         assert.is(status, 200)
         names.push(...body.items.map((item) => item.name))
         if (page + 1 >= body.pageCount) return names
@@ -194,7 +271,9 @@ test('a level using a draft engine is told about --drafts', async () => {
     // …and with --drafts it serves.
     const drafts = await startTestServer({ content, drafts: true })
     try {
-        const { status, body } = await getJson<ServerItemDetails<LevelItem>>(`${drafts.root}/levels/draft-engine`)
+        const { status, body } = await getJson<ServerItemDetails<LevelItem>>(
+            `${drafts.root}/levels/draft-engine`,
+        )
         assert.is(status, 200)
         assert.is(body.item.engine.name, 'beta-engine')
     } finally {
@@ -209,7 +288,9 @@ test('two record files in one folder', () => {
 })
 
 test('folders named "info" or "bad name!" are reported and skipped', async () => {
-    const reserved = problems().find((problem) => problem.file.startsWith('levels/info/') || problem.file === 'levels/info')
+    const reserved = problems().find(
+        (problem) => problem.file.startsWith('levels/info/') || problem.file === 'levels/info',
+    )
     assert.ok(reserved, 'a problem about levels/info')
     assert.match(reserved.message, /"info"/)
     const unsafe = problems().find((problem) => problem.file.startsWith('levels/bad name!'))
@@ -231,7 +312,9 @@ test('a comment without an author is left out; the item and its other comments s
     assert.is(details.body.hasCommunity, true)
     const comments: string[] = []
     for (let page = 0; page < 2; page++) {
-        const { status, body } = await getJson<ServerItemCommunityCommentList>(`${root}/levels/first-steps/community/comments/list?page=${page}`)
+        const { status, body } = await getJson<ServerItemCommunityCommentList>(
+            `${root}/levels/first-steps/community/comments/list?page=${page}`,
+        )
         assert.is(status, 200)
         comments.push(...body.comments.map((comment) => comment.name))
     }
@@ -278,7 +361,9 @@ test('a broken item is a 404 and absent from lists, searches and sections', asyn
     const listed = await listAll('levels')
     for (const name of brokenLevels) assert.not.ok(listed.includes(name), `${name} is not listed`)
     for (const title of brokenLevelTitles) {
-        const { body } = await getJson<ServerItemList<LevelItem>>(`${root}/levels/list?type=quick&keywords=${encodeURIComponent(title)}`)
+        const { body } = await getJson<ServerItemList<LevelItem>>(
+            `${root}/levels/list?type=quick&keywords=${encodeURIComponent(title)}`,
+        )
         assert.equal(
             body.items.filter((item) => brokenLevels.includes(item.name)),
             [],
@@ -287,11 +372,16 @@ test('a broken item is a 404 and absent from lists, searches and sections', asyn
     }
     const info = await getJson<ServerItemInfo>(`${root}/levels/info`)
     for (const section of info.body.sections) {
-        for (const item of section.items) assert.ok(healthyLevels.includes(item.name), `section ${section.title} shows ${item.name}`)
+        for (const item of section.items)
+            assert.ok(
+                healthyLevels.includes(item.name),
+                `section ${section.title} shows ${item.name}`,
+            )
     }
     const engine = await getJson<ServerItemDetails<unknown>>(`${root}/engines/shelf-tap`)
     for (const section of engine.body.sections) {
-        for (const item of section.items) assert.not.ok(brokenLevels.includes(item.name), `engine page shows ${item.name}`)
+        for (const item of section.items)
+            assert.not.ok(brokenLevels.includes(item.name), `engine page shows ${item.name}`)
     }
 })
 

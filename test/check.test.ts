@@ -25,7 +25,8 @@ let brokenBefore: Map<string, string>
 let brokenAfter: Map<string, string>
 /** Where the two mistakes of the broken copy are. */
 let ratingLine: number
-const runs: Record<'example' | 'broken' | 'brokenJson' | 'missing' | 'unknownFlag', Run> = {} as never
+const runs: Record<'example' | 'broken' | 'brokenJson' | 'missing' | 'unknownFlag', Run> =
+    {} as never
 
 test.before(async () => {
     scratch = await temporaryFolder('shelf-check-test-')
@@ -76,7 +77,9 @@ test('checking writes nothing into the folder checked (no .shelf, no changed fil
     const diff = (before: Map<string, string>, after: Map<string, string>) => [
         ...[...after.keys()].filter((path) => !before.has(path)).map((path) => `added ${path}`),
         ...[...before.keys()].filter((path) => !after.has(path)).map((path) => `removed ${path}`),
-        ...[...before.keys()].filter((path) => after.has(path) && after.get(path) !== before.get(path)).map((path) => `changed ${path}`),
+        ...[...before.keys()]
+            .filter((path) => after.has(path) && after.get(path) !== before.get(path))
+            .map((path) => `changed ${path}`),
     ]
     assert.equal(diff(exampleBefore, exampleAfter), [], 'content/ is left as it was')
     assert.equal(diff(brokenBefore, brokenAfter), [], 'the broken copy is left as it was')
@@ -87,10 +90,19 @@ test('a folder with two problems: exit 1, each printed as "file:line:column  fie
     const run = runs.broken
     assert.is(run.code, 1, describeRun(run))
     const output = lines(run.stdout)
-    const printed = output.filter((line) => problemLine.test(line)).map((line) => {
-        const [, severity, file, lineNumber, column, field, message] = problemLine.exec(line)!
-        return { severity, file, line: Number(lineNumber), column: Number(column), field, message: message! }
-    })
+    const printed = output
+        .filter((line) => problemLine.test(line))
+        .map((line) => {
+            const [, severity, file, lineNumber, column, field, message] = problemLine.exec(line)!
+            return {
+                severity,
+                file,
+                line: Number(lineNumber),
+                column: Number(column),
+                field,
+                message: message!,
+            }
+        })
     assert.is(printed.length, 2, `two problem lines:\n${run.stdout}`)
 
     const rating = printed.find((problem) => problem.file === 'levels/secret-garden/item.yaml')
@@ -100,7 +112,9 @@ test('a folder with two problems: exit 1, each printed as "file:line:column  fie
     assert.is(rating!.field, 'rating')
     assert.match(rating!.message, /number/)
 
-    const author = printed.find((problem) => problem.file === 'levels/first-steps/comments/2026-05-09-niaj.md')
+    const author = printed.find(
+        (problem) => problem.file === 'levels/first-steps/comments/2026-05-09-niaj.md',
+    )
     assert.ok(author, `the comment's problem is printed:\n${run.stdout}`)
     assert.is(author!.field, 'author')
     assert.match(author!.message, /author/)
@@ -130,10 +144,18 @@ test('--format json: the same problems as JSON { folder, problems }, exit 1', ()
         assert.type(problem.message, 'string')
         assert.is(problem.severity, 'error')
     }
-    const rating = report.problems.find((problem) => problem.file === 'levels/secret-garden/item.yaml')
+    const rating = report.problems.find(
+        (problem) => problem.file === 'levels/secret-garden/item.yaml',
+    )
     assert.is(rating?.line, ratingLine)
     assert.is(rating?.field, 'rating')
-    assert.ok(report.problems.some((problem) => problem.file === 'levels/first-steps/comments/2026-05-09-niaj.md' && problem.field === 'author'))
+    assert.ok(
+        report.problems.some(
+            (problem) =>
+                problem.file === 'levels/first-steps/comments/2026-05-09-niaj.md' &&
+                problem.field === 'author',
+        ),
+    )
 
     // The text run printed exactly these.
     const printed = lines(runs.broken.stdout).filter((line) => problemLine.test(line))

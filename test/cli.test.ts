@@ -40,7 +40,11 @@ const running = new Set<ChildProcess>()
 
 /** `node --import tsx src/cli/main.ts …args` in the repository, as `npm start` would run it. */
 const shelf = (args: string[], env = childEnv()): Shelf => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+        cwd: repository,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+    })
     running.add(child)
     const stdout: string[] = []
     let stderr = ''
@@ -61,14 +65,29 @@ const shelf = (args: string[], env = childEnv()): Shelf => {
         exited,
         line: (pattern) =>
             new Promise((resolve, reject) => {
-                const seen = stdout.map((line) => line.match(pattern)).find((match) => match !== null)
+                const seen = stdout
+                    .map((line) => line.match(pattern))
+                    .find((match) => match !== null)
                 if (seen) return resolve(seen)
-                const timer = setTimeout(() => done(new Error(`no line matching ${pattern} within ${deadline} ms\n${output()}`)), deadline)
+                const timer = setTimeout(
+                    () =>
+                        done(
+                            new Error(
+                                `no line matching ${pattern} within ${deadline} ms\n${output()}`,
+                            ),
+                        ),
+                    deadline,
+                )
                 const onLine = (line: string) => {
                     const match = line.match(pattern)
                     if (match) done(undefined, match)
                 }
-                const onExit = () => done(new Error(`shelf ${args.join(' ')} exited before printing a line matching ${pattern}\n${output()}`))
+                const onExit = () =>
+                    done(
+                        new Error(
+                            `shelf ${args.join(' ')} exited before printing a line matching ${pattern}\n${output()}`,
+                        ),
+                    )
                 const done = (error?: Error, match?: RegExpMatchArray) => {
                     clearTimeout(timer)
                     lines.off('line', onLine)
@@ -88,7 +107,11 @@ const exitOf = async (cli: Shelf): Promise<Exit> => {
     const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
             cli.child.kill('SIGKILL')
-            reject(new Error(`still running after ${deadline} ms\n${cli.stdout.join('\n')}\n${cli.stderr()}`))
+            reject(
+                new Error(
+                    `still running after ${deadline} ms\n${cli.stdout.join('\n')}\n${cli.stderr()}`,
+                ),
+            )
         }, deadline)
     })
     try {
@@ -145,7 +168,9 @@ test('serve prints "listening on http://127.0.0.1:PORT" and answers /service/inf
 test('without --address, items carry the address the request arrived on as their source', async () => {
     const { cli, url } = await serve(['--content', 'content', '--port', '0'])
     try {
-        const { status, body } = await getJson<ServerItemDetails<LevelItem>>(`${url}/service/levels/first-steps`)
+        const { status, body } = await getJson<ServerItemDetails<LevelItem>>(
+            `${url}/service/levels/first-steps`,
+        )
         assert.is(status, 200)
         assert.is(body.item.source, url)
         assert.is(body.item.engine.source, url)
@@ -156,11 +181,25 @@ test('without --address, items carry the address the request arrived on as their
 })
 
 test('--name sonolus serves /sonolus/info with Sonolus-Version, and nothing under /service', async () => {
-    const { cli, url } = await serve(['--content', 'content', '--port', '0', '--name', 'sonolus', '--address', 'https://shelf.example/levels-server'])
+    const { cli, url } = await serve([
+        '--content',
+        'content',
+        '--port',
+        '0',
+        '--name',
+        'sonolus',
+        '--address',
+        'https://shelf.example/levels-server',
+    ])
     try {
         await cli.line(/^  web pages at http:\/\/127\.0\.0\.1:\d+\/ \(--no-web turns them off\)$/)
-        await cli.line(/^  open in the app: https:\/\/open\.sonolus\.com\/shelf\.example\/levels-server\/$/)
-        assert.not.ok(cli.stdout.some((line) => line.includes('▄')), 'no QR code in a log: the output is not a terminal')
+        await cli.line(
+            /^  open in the app: https:\/\/open\.sonolus\.com\/shelf\.example\/levels-server\/$/,
+        )
+        assert.not.ok(
+            cli.stdout.some((line) => line.includes('▄')),
+            'no QR code in a log: the output is not a terminal',
+        )
         const { status, headers, body } = await getJson<ServerInfo>(`${url}/sonolus/info`)
         assert.is(status, 200)
         assert.ok(headers.get('sonolus-version'))
@@ -186,7 +225,25 @@ test('--help prints every flag and exits 0', async () => {
         const exit = await exitOf(cli)
         assert.is(exit.code, 0, `shelf ${args.join(' ')}`)
         const help = cli.stdout.join('\n')
-        for (const flag of ['--content', '--port', '--host', '--address', '--name', '--drafts', '--no-sign-in', '--signature-key', '--session-secret', '--multiplayer-url', '--no-web', '--web-client', '--git', '--git-pull', '--git-pull-every', '--git-push', '--git-webhook-secret']) {
+        for (const flag of [
+            '--content',
+            '--port',
+            '--host',
+            '--address',
+            '--name',
+            '--drafts',
+            '--no-sign-in',
+            '--signature-key',
+            '--session-secret',
+            '--multiplayer-url',
+            '--no-web',
+            '--web-client',
+            '--git',
+            '--git-pull',
+            '--git-pull-every',
+            '--git-push',
+            '--git-webhook-secret',
+        ]) {
             assert.ok(help.includes(flag), `shelf ${args.join(' ')} mentions ${flag}`)
         }
     }
@@ -195,29 +252,67 @@ test('--help prints every flag and exits 0', async () => {
 test('usage errors exit with code 2 and say what is wrong on stderr', async () => {
     const cases: [string[], RegExp[]][] = [
         [['serve', '--bogus'], [/--bogus/]],
-        [['serve', '--port', 'abc'], [/--port/, /abc/]],
-        [['serve', '--port', '70000'], [/--port/, /70000/]],
-        [['serve', '--name', 'BAD'], [/--name/, /BAD/]],
-        [['serve', '--address', 'example.com'], [/--address/, /example\.com/]],
-        [['serve', '--session-lifetime', '30'], [/--session-lifetime/, /30m/]],
+        [
+            ['serve', '--port', 'abc'],
+            [/--port/, /abc/],
+        ],
+        [
+            ['serve', '--port', '70000'],
+            [/--port/, /70000/],
+        ],
+        [
+            ['serve', '--name', 'BAD'],
+            [/--name/, /BAD/],
+        ],
+        [
+            ['serve', '--address', 'example.com'],
+            [/--address/, /example\.com/],
+        ],
+        [
+            ['serve', '--session-lifetime', '30'],
+            [/--session-lifetime/, /30m/],
+        ],
         [['serve', '--signature-window', '-5s'], [/--signature-window/]],
-        [['serve', '--multiplayer-url', 'https://rooms.test'], [/--multiplayer-url/, /wss:\/\//]],
-        [['serve', '--git-pull-every', 'often'], [/--git-pull-every/, /often/]],
-        [['serve', '--git', '--git-webhook-secret', 'a long enough secret'], [/--git-webhook-secret starts a pull, so it needs --git-pull/]],
-        [['serve', '--git-pull', '--git-webhook-secret', 'short'], [/--git-webhook-secret must be 16 characters or more/]],
+        [
+            ['serve', '--multiplayer-url', 'https://rooms.test'],
+            [/--multiplayer-url/, /wss:\/\//],
+        ],
+        [
+            ['serve', '--git-pull-every', 'often'],
+            [/--git-pull-every/, /often/],
+        ],
+        [
+            ['serve', '--git', '--git-webhook-secret', 'a long enough secret'],
+            [/--git-webhook-secret starts a pull, so it needs --git-pull/],
+        ],
+        [
+            ['serve', '--git-pull', '--git-webhook-secret', 'short'],
+            [/--git-webhook-secret must be 16 characters or more/],
+        ],
         [['serv'], [/serv/]],
     ]
     for (const [args, patterns] of cases) {
         const cli = shelf([...args, '--content', 'content'])
         const exit = await exitOf(cli)
         assert.is(exit.code, 2, `shelf ${args.join(' ')}: ${cli.stderr()}`)
-        for (const pattern of patterns) assert.match(cli.stderr(), pattern, `shelf ${args.join(' ')}`)
-        assert.not.ok(cli.stdout.some((line) => line.startsWith('listening')), 'it does not start')
+        for (const pattern of patterns)
+            assert.match(cli.stderr(), pattern, `shelf ${args.join(' ')}`)
+        assert.not.ok(
+            cli.stdout.some((line) => line.startsWith('listening')),
+            'it does not start',
+        )
     }
 })
 
 test('serve prints the addresses sign-in accepts, and that rooms are on', async () => {
-    const { cli, url } = await serve(['--content', 'content', '--port', '0', '--multiplayer-url', 'wss://rooms.test/play'])
+    const { cli, url } = await serve([
+        '--content',
+        'content',
+        '--port',
+        '0',
+        '--multiplayer-url',
+        'wss://rooms.test/play',
+    ])
     const signIn = await cli.line(/^  sign-in accepts requests signed for (.+)$/)
     assert.equal(signIn[1]!.split(', '), [url])
     await cli.line(/^  multiplayer rooms on, played at wss:\/\/rooms\.test\/play$/)
@@ -227,7 +322,19 @@ test('serve prints the addresses sign-in accepts, and that rooms are on', async 
 test('a signature key file that is not a key stops the CLI with exit code 1 and says why', async () => {
     const keyFile = join(scratch, 'not-a-key.json')
     await writeFile(keyFile, '{"kty": "RSA"}')
-    const cli = shelf(['serve', '--host', '127.0.0.1', '--port', '0', '--cache', cache, '--content', 'content', '--signature-key', keyFile])
+    const cli = shelf([
+        'serve',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--cache',
+        cache,
+        '--content',
+        'content',
+        '--signature-key',
+        keyFile,
+    ])
     const exit = await exitOf(cli)
     assert.is(exit.code, 1)
     assert.match(cli.stderr(), /--signature-key .*expected an EC P-256 key/)
@@ -239,7 +346,10 @@ test('--git on a folder outside any git work tree stops the CLI with exit code 1
     const cli = shelf(['serve', '--content', folder, '--port', '0', '--git'])
     const exit = await exitOf(cli)
     assert.is(exit.code, 1, cli.stderr())
-    assert.match(cli.stderr(), /--git needs the content folder .*not-in-git to be inside a git work tree, and it is not: run "git init"/)
+    assert.match(
+        cli.stderr(),
+        /--git needs the content folder .*not-in-git to be inside a git work tree, and it is not: run "git init"/,
+    )
 })
 
 test('a content folder that does not exist stops the CLI with exit code 1 and names the folder', async () => {
@@ -249,7 +359,10 @@ test('a content folder that does not exist stops the CLI with exit code 1 and na
     assert.is(exit.code, 1, cli.stderr())
     assert.match(cli.stderr(), /content folder/)
     assert.ok(cli.stderr().includes(missing), cli.stderr())
-    assert.not.ok(cli.stdout.some((line) => line.startsWith('listening')), 'it does not start')
+    assert.not.ok(
+        cli.stdout.some((line) => line.startsWith('listening')),
+        'it does not start',
+    )
     assert.not.ok(await exists(missing), 'the folder is not created')
 })
 

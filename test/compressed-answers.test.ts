@@ -27,7 +27,8 @@ test.after(async () => {
     await server.stop()
 })
 
-const raw = (path: string, headers: Record<string, string> = {}) => rawRequest(server.url, path, { headers })
+const raw = (path: string, headers: Record<string, string> = {}) =>
+    rawRequest(server.url, path, { headers })
 
 /** The bytes a response stands for, decoded by its Content-Encoding. */
 const decoded = (response: RawResponse) => {
@@ -57,7 +58,10 @@ const checkRepresentations = async (path: string, extra: Record<string, string> 
     assert.ok(plain.body.length > 1024, `${path}: large enough to be compressed`)
     const etags = new Map<string | undefined, string>()
     for (const [acceptEncoding, expected] of asked) {
-        const headers = { ...extra, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) }
+        const headers = {
+            ...extra,
+            ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        }
         for (const round of ['first', 'again']) {
             const what = `${path}, Accept-Encoding ${acceptEncoding ?? '(none)'}, ${round}`
             const response = await raw(path, headers)
@@ -69,25 +73,37 @@ const checkRepresentations = async (path: string, extra: Record<string, string> 
             assert.ok(decoded(response).equals(plain.body), `${what}: the same JSON`)
             const etag = response.header('etag')!
             assert.match(etag, /^"[^"]+"$/, `${what}: a strong ETag`)
-            if (etags.has(expected)) assert.is(etag, etags.get(expected), `${what}: one ETag per representation`)
+            if (etags.has(expected))
+                assert.is(etag, etags.get(expected), `${what}: one ETag per representation`)
             etags.set(expected, etag)
 
             const revalidated = await raw(path, { ...headers, 'if-none-match': etag })
             assert.is(revalidated.status, 304, `${what}: 304 on its own ETag`)
             assert.is(revalidated.body.length, 0)
             assert.is(revalidated.header('etag'), etag)
-            assert.is(revalidated.header('content-encoding'), undefined, `${what}: a 304 has no body to encode`)
+            assert.is(
+                revalidated.header('content-encoding'),
+                undefined,
+                `${what}: a 304 has no body to encode`,
+            )
             assert.match(revalidated.header('vary') ?? '', /accept-encoding/i)
         }
     }
     // Three representations, three validators: a client holding one never takes another for it.
     assert.is(new Set(etags.values()).size, 3, `${path}: ${[...etags.values()].join(' ')}`)
     for (const [acceptEncoding, expected] of asked) {
-        const headers = { ...extra, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) }
+        const headers = {
+            ...extra,
+            ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        }
         for (const [other, etag] of etags) {
             if (other === expected) continue
             const response = await raw(path, { ...headers, 'if-none-match': etag })
-            assert.is(response.status, 200, `${path}, Accept-Encoding ${acceptEncoding}: the ETag of ${other ?? 'identity'} is another representation's`)
+            assert.is(
+                response.status,
+                200,
+                `${path}, Accept-Encoding ${acceptEncoding}: the ETag of ${other ?? 'identity'} is another representation's`,
+            )
             assert.is(response.header('content-encoding'), expected)
         }
     }
@@ -103,7 +119,9 @@ test('a typed search, made for each request, in every encoding', async () => {
 })
 
 test("a signed-in player's answers (kept per player inside the app) in every encoding", async () => {
-    await checkRepresentations('/service/levels/list?localization=en', { 'service-session': player.session })
+    await checkRepresentations('/service/levels/list?localization=en', {
+        'service-session': player.session,
+    })
 })
 
 test('the first request of an answer in each encoding, in every order, gets the same bytes', async () => {
@@ -117,30 +135,49 @@ test('the first request of an answer in each encoding, in every order, gets the 
         const bodies = new Map<string, Buffer>()
         for (const encoding of [...order, ...order]) {
             const response = await raw(path, { 'accept-encoding': encoding })
-            assert.is(response.header('content-encoding'), encoding === 'identity' ? undefined : encoding)
+            assert.is(
+                response.header('content-encoding'),
+                encoding === 'identity' ? undefined : encoding,
+            )
             const known = bodies.get(encoding)
-            if (known) assert.ok(response.body.equals(known), `${path} ${encoding}: the same bytes kept`)
+            if (known)
+                assert.ok(response.body.equals(known), `${path} ${encoding}: the same bytes kept`)
             bodies.set(encoding, response.body)
         }
     }
 })
 
 test('small answers go as they are, but still vary by Accept-Encoding; resources never do', async () => {
-    const small = await raw('/service/levels/result/info', { 'accept-encoding': 'gzip, deflate, br' })
+    const small = await raw('/service/levels/result/info', {
+        'accept-encoding': 'gzip, deflate, br',
+    })
     assert.is(small.status, 200)
     assert.ok(small.body.length < 1024, `${small.body.length} bytes`)
     assert.is(small.header('content-encoding'), undefined)
     assert.match(small.header('vary') ?? '', /accept-encoding/i)
-    const details = (await raw('/service/levels/first-steps')).json<{ item: { cover: { url: string; hash: string } } }>()
+    const details = (await raw('/service/levels/first-steps')).json<{
+        item: { cover: { url: string; hash: string } }
+    }>()
     const cover = await raw(details.item.cover.url, { 'accept-encoding': 'gzip, deflate, br' })
     assert.is(cover.status, 200)
     assert.is(cover.header('content-encoding'), undefined, 'a resource is sent as stored')
-    assert.is(cover.header('etag'), `"${details.item.cover.hash}"`, 'named by its hash, in any encoding')
+    assert.is(
+        cover.header('etag'),
+        `"${details.item.cover.hash}"`,
+        'named by its hash, in any encoding',
+    )
     assert.is(cover.header('vary'), undefined)
 })
 
 test('each encoding is made once per answer, and the bytes counted include them', () => {
-    const body = Buffer.from(JSON.stringify({ items: Array.from({ length: 200 }, (_, index) => ({ name: `level-${index}`, title: 'Level' })) }))
+    const body = Buffer.from(
+        JSON.stringify({
+            items: Array.from({ length: 200 }, (_, index) => ({
+                name: `level-${index}`,
+                title: 'Level',
+            })),
+        }),
+    )
     const answer = new EncodedAnswer(body, '"abc"', true)
     assert.is(answer.bytes, body.length)
     const br = answer.for('gzip, deflate, br')
@@ -150,8 +187,14 @@ test('each encoding is made once per answer, and the bytes counted include them'
     assert.is(br.etag, '"abc-br"')
     assert.is(answer.bytes, body.length + br.body.length)
     const all = answer.encodeAll()
-    assert.equal(all.map((representation) => representation.encoding), ['identity', 'br', 'gzip'])
-    assert.is(answer.bytes, all.reduce((sum, representation) => sum + representation.body.length, 0))
+    assert.equal(
+        all.map((representation) => representation.encoding),
+        ['identity', 'br', 'gzip'],
+    )
+    assert.is(
+        answer.bytes,
+        all.reduce((sum, representation) => sum + representation.body.length, 0),
+    )
     const text = new EncodedAnswer(body, 'W/"abc"', false)
     assert.is(text.for('br').encoding, 'identity', 'not text: as it is')
     assert.equal(

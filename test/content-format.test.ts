@@ -2,12 +2,26 @@
  * The content format's sugar over the pack format (docs/content-format.md), on small folders
  * written by the test itself.
  */
-import type { LevelItem, PostItem, ServerInfo, ServerItemDetails, ServerItemInfo, ServerItemList, SkinItem } from '@sonolus/core'
+import type {
+    LevelItem,
+    PostItem,
+    ServerInfo,
+    ServerItemDetails,
+    ServerItemInfo,
+    ServerItemList,
+    SkinItem,
+} from '@sonolus/core'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { levelResources, supportingItems, tinyPng, writeTree, type FileTree } from './support/fixtures.js'
+import {
+    levelResources,
+    supportingItems,
+    tinyPng,
+    writeTree,
+    type FileTree,
+} from './support/fixtures.js'
 import { assertShape } from './support/response-shapes.js'
 import { getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
 
@@ -37,7 +51,12 @@ levels:
 `
 
 /** A level folder: its record file (`item.yaml`, `item.json` or `item.md`) and its resources. */
-const levelFolder = (name: string, recordFile: string, marker: number, record: string): FileTree => ({
+const levelFolder = (
+    name: string,
+    recordFile: string,
+    marker: number,
+    record: string,
+): FileTree => ({
     [`levels/${name}/${recordFile}`]: record,
     ...levelResources(name, marker),
 })
@@ -47,19 +66,24 @@ const mainFolder = (): FileTree => ({
     'server.yaml': serverYaml,
     ...supportingItems(),
     'levels/_defaults.yaml': 'engine: eng1\nauthor: Default Author\n',
-    ...levelFolder('yaml-level', 'item.yaml', 1, [
-        'title: YAML level',
-        'rating: 1',
-        'time: 2026-01-02T00:00:00Z',
-        'artists: { ja: ジャパン }',
-        'tags:',
-        '  - pop',
-        '  - title: { en: Hard, ja: 難しい }',
-        '    icon: star',
-        'useSkin: s1',
-        'meta: { genre: pop }',
-        '',
-    ].join('\n')),
+    ...levelFolder(
+        'yaml-level',
+        'item.yaml',
+        1,
+        [
+            'title: YAML level',
+            'rating: 1',
+            'time: 2026-01-02T00:00:00Z',
+            'artists: { ja: ジャパン }',
+            'tags:',
+            '  - pop',
+            '  - title: { en: Hard, ja: 難しい }',
+            '    icon: star',
+            'useSkin: s1',
+            'meta: { genre: pop }',
+            '',
+        ].join('\n'),
+    ),
     ...levelFolder(
         'json-level',
         'item.json',
@@ -81,12 +105,38 @@ const mainFolder = (): FileTree => ({
             4,
         ),
     ),
-    ...levelFolder('md-level', 'item.md', 3, '---\ntitle: Markdown level\nrating: 3\ntime: 2026-03-01\n---\nThe body **becomes** the description.\n'),
-    ...levelFolder('no-time-level', 'item.yaml', 4, 'title: Timeless\nrating: 4\nmeta: { genre: pop }\n'),
-    ...levelFolder('draft-level', 'item.yaml', 5, 'title: Draft level\nrating: 5\ntime: 2026-12-01T00:00:00Z\ndraft: true\nmeta: { genre: pop }\n'),
-    ...levelFolder('unlisted-level', 'item.yaml', 6, 'title: Hidden gem\nrating: 6\ntime: 2026-11-01T00:00:00Z\nunlisted: true\nmeta: { genre: pop }\n'),
-    ...levelFolder('twice', 'item.md', 7, '---\ntitle: Twice\nrating: 1\ndescription: In the front matter\n---\nAnd in the body.\n'),
-    'posts/solo.md': '---\ntitle: Solo post\ntime: 2026-02-01T12:00:00Z\n---\nA whole post in one file.\n',
+    ...levelFolder(
+        'md-level',
+        'item.md',
+        3,
+        '---\ntitle: Markdown level\nrating: 3\ntime: 2026-03-01\n---\nThe body **becomes** the description.\n',
+    ),
+    ...levelFolder(
+        'no-time-level',
+        'item.yaml',
+        4,
+        'title: Timeless\nrating: 4\nmeta: { genre: pop }\n',
+    ),
+    ...levelFolder(
+        'draft-level',
+        'item.yaml',
+        5,
+        'title: Draft level\nrating: 5\ntime: 2026-12-01T00:00:00Z\ndraft: true\nmeta: { genre: pop }\n',
+    ),
+    ...levelFolder(
+        'unlisted-level',
+        'item.yaml',
+        6,
+        'title: Hidden gem\nrating: 6\ntime: 2026-11-01T00:00:00Z\nunlisted: true\nmeta: { genre: pop }\n',
+    ),
+    ...levelFolder(
+        'twice',
+        'item.md',
+        7,
+        '---\ntitle: Twice\nrating: 1\ndescription: In the front matter\n---\nAnd in the body.\n',
+    ),
+    'posts/solo.md':
+        '---\ntitle: Solo post\ntime: 2026-02-01T12:00:00Z\n---\nA whole post in one file.\n',
     'posts/folder-post/item.yaml': `title: Folder post\ntime: ${newYear}\n`,
     'posts/folder-post/thumbnail.png': tinyPng(90, 0, 0),
 })
@@ -102,7 +152,14 @@ test.before(async () => {
     folder = await temporaryFolder('shelf-format-')
     await writeTree(join(folder, 'main'), mainFolder())
     await writeTree(join(folder, 'info-only'), {
-        'info.json': JSON.stringify({ title: { en: 'Pack server', ja: 'パックサーバー' }, description: { en: 'From info.json' } }, null, 4),
+        'info.json': JSON.stringify(
+            {
+                title: { en: 'Pack server', ja: 'パックサーバー' },
+                description: { en: 'From info.json' },
+            },
+            null,
+            4,
+        ),
     })
     await writeTree(join(folder, 'both'), {
         'server.yaml': 'title: From server.yaml\n',
@@ -120,14 +177,18 @@ test.after(async () => {
 })
 
 const level = async (name: string, locale = 'en', server = main) => {
-    const { status, body } = await getJson<ServerItemDetails<LevelItem>>(`${server.root}/levels/${name}?localization=${locale}`)
+    const { status, body } = await getJson<ServerItemDetails<LevelItem>>(
+        `${server.root}/levels/${name}?localization=${locale}`,
+    )
     assert.is(status, 200, `GET levels/${name}`)
     assertShape('LevelDetails', body)
     return body
 }
 
 const listNames = async (query: string, server = main, type = 'levels') => {
-    const { status, body } = await getJson<ServerItemList<{ name: string }>>(`${server.root}/${type}/list?${query}`)
+    const { status, body } = await getJson<ServerItemList<{ name: string }>>(
+        `${server.root}/${type}/list?${query}`,
+    )
     assert.is(status, 200, `list ${query}`)
     return body.items.map((item) => item.name)
 }
@@ -191,8 +252,16 @@ test("localized texts follow the app's language, then fallbackLocale, then the f
     assert.is((await level('json-level', 'ja')).item.title, 'JSONレベル')
     assert.is((await level('json-level', 'ja')).description, 'JSONから')
     assert.is((await level('json-level', 'ja')).item.author, '自分')
-    assert.is((await level('json-level', 'fr')).item.title, 'JSON level', 'a language without an entry falls back to en')
-    assert.is((await level('yaml-level', 'en')).item.artists, 'ジャパン', 'no en entry: the first entry')
+    assert.is(
+        (await level('json-level', 'fr')).item.title,
+        'JSON level',
+        'a language without an entry falls back to en',
+    )
+    assert.is(
+        (await level('yaml-level', 'en')).item.artists,
+        'ジャパン',
+        'no en entry: the first entry',
+    )
     assert.is((await level('yaml-level', 'ja')).item.title, 'YAML level')
     const en = await getJson<ServerInfo>(`${main.root}/info?localization=en`)
     const ja = await getJson<ServerInfo>(`${main.root}/info?localization=ja`)
@@ -201,13 +270,20 @@ test("localized texts follow the app's language, then fallbackLocale, then the f
 })
 
 test('tags are strings or { title, icon } maps', async () => {
-    assert.equal((await level('yaml-level', 'en')).item.tags, [{ title: 'pop' }, { title: 'Hard', icon: 'star' }])
-    assert.equal((await level('yaml-level', 'ja')).item.tags, [{ title: 'pop' }, { title: '難しい', icon: 'star' }])
+    assert.equal((await level('yaml-level', 'en')).item.tags, [
+        { title: 'pop' },
+        { title: 'Hard', icon: 'star' },
+    ])
+    assert.equal((await level('yaml-level', 'ja')).item.tags, [
+        { title: 'pop' },
+        { title: '難しい', icon: 'star' },
+    ])
     assert.equal((await level('json-level')).item.tags, [], 'no tags: an empty list')
 })
 
 test('useSkin: a bare name, the pack object, or absent (the engine default)', async () => {
-    const skin = async (name: string) => (await getJson<ServerItemDetails<SkinItem>>(`${main.root}/skins/${name}`)).body.item
+    const skin = async (name: string) =>
+        (await getJson<ServerItemDetails<SkinItem>>(`${main.root}/skins/${name}`)).body.item
     const yaml = (await level('yaml-level')).item
     assert.equal(yaml.useSkin, { useDefault: false, item: await skin('s1') })
     assert.equal(yaml.useBackground, { useDefault: true })
@@ -215,7 +291,8 @@ test('useSkin: a bare name, the pack object, or absent (the engine default)', as
     assert.equal(json.useSkin, { useDefault: false, item: await skin('s2') })
     assert.equal(json.useBackground, { useDefault: true })
     const md = (await level('md-level')).item
-    for (const field of ['useSkin', 'useBackground', 'useEffect', 'useParticle'] as const) assert.equal(md[field], { useDefault: true }, field)
+    for (const field of ['useSkin', 'useBackground', 'useEffect', 'useParticle'] as const)
+        assert.equal(md[field], { useDefault: true }, field)
 })
 
 test('a draft is hidden unless the server runs with drafts', async () => {
@@ -223,15 +300,27 @@ test('a draft is hidden unless the server runs with drafts', async () => {
     assert.not.ok((await listNames('')).includes('draft-level'))
     const body = await level('draft-level', 'en', withDrafts)
     assert.is(body.item.title, 'Draft level')
-    assert.equal(await listNames('', withDrafts), ['draft-level', 'md-level', 'json-level', 'yaml-level', 'no-time-level'])
+    assert.equal(await listNames('', withDrafts), [
+        'draft-level',
+        'md-level',
+        'json-level',
+        'yaml-level',
+        'no-time-level',
+    ])
 })
 
 test('an unlisted item is absent from lists, search and sections, yet its details are reachable', async () => {
     const details = await level('unlisted-level')
     assert.is(details.item.title, 'Hidden gem')
     assert.not.ok((await listNames('')).includes('unlisted-level'), 'plain list')
-    assert.not.ok((await listNames('type=quick&keywords=hidden+gem')).includes('unlisted-level'), 'quick search')
-    assert.not.ok((await listNames('type=advanced&genre=pop')).includes('unlisted-level'), 'advanced search')
+    assert.not.ok(
+        (await listNames('type=quick&keywords=hidden+gem')).includes('unlisted-level'),
+        'quick search',
+    )
+    assert.not.ok(
+        (await listNames('type=advanced&genre=pop')).includes('unlisted-level'),
+        'advanced search',
+    )
     const info = await getJson<ServerItemInfo>(`${main.root}/levels/info`)
     assert.is(info.status, 200)
     assertShape('ServerItemInfo', info.body)
@@ -255,10 +344,14 @@ test('an unlisted item is absent from lists, search and sections, yet its detail
     }
 })
 
-test("meta fields are usable by a search filter declared in server.yaml", async () => {
+test('meta fields are usable by a search filter declared in server.yaml', async () => {
     assert.equal(await listNames('type=advanced&genre=rock'), ['json-level'])
     assert.equal(await listNames('type=advanced&genre=pop'), ['yaml-level', 'no-time-level'])
-    assert.equal(await listNames('type=advanced'), ['md-level', 'json-level', 'yaml-level', 'no-time-level'], 'the ignore value filters nothing')
+    assert.equal(
+        await listNames('type=advanced'),
+        ['md-level', 'json-level', 'yaml-level', 'no-time-level'],
+        'the ignore value filters nothing',
+    )
 })
 
 test('info.json of the pack format works in place of server.yaml', async () => {

@@ -18,17 +18,22 @@ let sonolus: TestServer
 test.before(async () => {
     // Generating the response schemas blocks for seconds: do it before any socket is open.
     assertShape('ServerMessage', {})
-    ;[server, sonolus] = await Promise.all([startTestServer({ readOnly: true }), startTestServer({ name: 'sonolus', address: 'https://example.test' })])
+    ;[server, sonolus] = await Promise.all([
+        startTestServer({ readOnly: true }),
+        startTestServer({ name: 'sonolus', address: 'https://example.test' }),
+    ])
 })
 
 test.after(async () => {
     await Promise.all([server?.stop(), sonolus?.stop()])
 })
 
-const raw = (path: string, options?: Parameters<typeof rawRequest>[2]) => rawRequest(server.url, path, options)
+const raw = (path: string, options?: Parameters<typeof rawRequest>[2]) =>
+    rawRequest(server.url, path, options)
 
 /** Anything a leak would show: package.json, server.yaml or an item file. */
-const leaks = (body: string) => /"dependencies"|"devDependencies"|fallbackLocale|engine: shelf-tap|^---/m.test(body)
+const leaks = (body: string) =>
+    /"dependencies"|"devDependencies"|fallbackLocale|engine: shelf-tap|^---/m.test(body)
 
 // ---------------------------------------------------------------- 404s
 
@@ -51,7 +56,11 @@ test('404 JSON: unknown type, unknown path, unknown item', async () => {
     for (const path of paths) {
         const response = await raw(path)
         assertJsonError({ ...response, body: response.json() }, 404, path)
-        assert.is(response.header('service-version'), version.sonolus, `${path}: version header on errors`)
+        assert.is(
+            response.header('service-version'),
+            version.sonolus,
+            `${path}: version header on errors`,
+        )
     }
 })
 
@@ -75,7 +84,10 @@ test('404 JSON: POST to read routes, and on a read-only server to every write', 
         '/service/rooms/some-room',
     ]
     for (const path of paths) {
-        const response = await raw(path, { method: 'POST', headers: { 'content-type': 'application/json' } })
+        const response = await raw(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+        })
         assertJsonError({ ...response, body: response.json() }, 404, `POST ${path}`)
         assert.is(response.header('service-version'), version.sonolus)
     }
@@ -114,10 +126,17 @@ test('names that try to leave the folder, or are huge, get a clean 404/400 JSON'
     for (const path of paths) {
         const response = await raw(path)
         const text = response.body.toString('utf8')
-        assert.ok(response.status !== 200 || path.includes('/list?'), `${path.slice(0, 80)}: not a 200 (${response.status})`)
-        assert.ok(response.status < 500, `${path.slice(0, 80)}: no server error (${response.status}: ${text.slice(0, 200)})`)
+        assert.ok(
+            response.status !== 200 || path.includes('/list?'),
+            `${path.slice(0, 80)}: not a 200 (${response.status})`,
+        )
+        assert.ok(
+            response.status < 500,
+            `${path.slice(0, 80)}: no server error (${response.status}: ${text.slice(0, 200)})`,
+        )
         assert.not.ok(leaks(text), `${path.slice(0, 80)}: leaked a file: ${text.slice(0, 200)}`)
-        if (response.status !== 200) assertJsonError({ ...response, body: response.json() }, [400, 404], path.slice(0, 80))
+        if (response.status !== 200)
+            assertJsonError({ ...response, body: response.json() }, [400, 404], path.slice(0, 80))
     }
 })
 
@@ -139,17 +158,32 @@ test('every response carries Service-Version = version.sonolus of @sonolus/core'
         ['/nothing'],
         ['/service/info', { method: 'POST' }],
         [info.body.banner.url],
-        [info.body.banner.url, { headers: { 'if-none-match': `"${info.body.banner.url.split('/').at(-1)}"` } }],
+        [
+            info.body.banner.url,
+            { headers: { 'if-none-match': `"${info.body.banner.url.split('/').at(-1)}"` } },
+        ],
         ['/service/repository/0000000000000000000000000000000000000000'],
     ]
     for (const [path, options] of requests) {
         const response = await raw(path, options)
-        assert.is(response.header('service-version'), version.sonolus, `${options?.method ?? 'GET'} ${path} (${response.status})`)
+        assert.is(
+            response.header('service-version'),
+            version.sonolus,
+            `${options?.method ?? 'GET'} ${path} (${response.status})`,
+        )
     }
 })
 
 test('JSON responses have a JSON content type and an ETag; a repeat with If-None-Match is a 304 without a body', async () => {
-    const paths = ['/service/info', '/service/levels/info', '/service/levels/list', '/service/levels/list?type=advanced&sort=rating', '/service/levels/first-steps', '/service/levels/first-steps/community/comments/list?page=1', '/service/levels/first-steps/leaderboards/top/records/1']
+    const paths = [
+        '/service/info',
+        '/service/levels/info',
+        '/service/levels/list',
+        '/service/levels/list?type=advanced&sort=rating',
+        '/service/levels/first-steps',
+        '/service/levels/first-steps/community/comments/list?page=1',
+        '/service/levels/first-steps/leaderboards/top/records/1',
+    ]
     for (const path of paths) {
         for (const encoding of ['identity', 'gzip']) {
             const first = await raw(path, { headers: { 'accept-encoding': encoding } })
@@ -157,16 +191,35 @@ test('JSON responses have a JSON content type and an ETag; a repeat with If-None
             assert.match(first.header('content-type') ?? '', /^application\/json; charset=utf-8$/)
             const etag = first.header('etag')
             assert.ok(etag, `${path}: an ETag`)
-            const again = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': etag } })
+            const again = await raw(path, {
+                headers: { 'accept-encoding': encoding, 'if-none-match': etag },
+            })
             assert.is(again.status, 304, `${path} (${encoding}): 304 on a repeat`)
             assert.is(again.body.length, 0, `${path}: no body on a 304`)
             assert.is(again.header('service-version'), version.sonolus)
-            const changed = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': '"something-else"' } })
+            const changed = await raw(path, {
+                headers: { 'accept-encoding': encoding, 'if-none-match': '"something-else"' },
+            })
             assert.is(changed.status, 200, `${path}: another ETag gets the body`)
-            const listed = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': `"something-else", ${etag}` } })
+            const listed = await raw(path, {
+                headers: {
+                    'accept-encoding': encoding,
+                    'if-none-match': `"something-else", ${etag}`,
+                },
+            })
             assert.is(listed.status, 304, `${path}: its ETag among others`)
-            const reload = await raw(path, { headers: { 'accept-encoding': encoding, 'if-none-match': etag, 'cache-control': 'no-cache' } })
-            assert.is(reload.status, 200, `${path}: Cache-Control: no-cache asks for the body again`)
+            const reload = await raw(path, {
+                headers: {
+                    'accept-encoding': encoding,
+                    'if-none-match': etag,
+                    'cache-control': 'no-cache',
+                },
+            })
+            assert.is(
+                reload.status,
+                200,
+                `${path}: Cache-Control: no-cache asks for the body again`,
+            )
         }
     }
     // Different content, different ETag.
@@ -183,7 +236,8 @@ test('a repeated request gets the same headers and bytes; a request for another 
     const { date: _againDate, ...againHeaders } = again.headers
     assert.equal(againHeaders, firstHeaders)
     assert.ok(again.body.equals(first.body), 'the same bytes')
-    const sources = (response: Awaited<ReturnType<typeof raw>>) => new Set(collectItems(response.json()).map((item) => item.source))
+    const sources = (response: Awaited<ReturnType<typeof raw>>) =>
+        new Set(collectItems(response.json()).map((item) => item.source))
     const other = await raw(path, { headers: { host: 'shelf.test:8080' } })
     assert.equal(sources(other), new Set(['http://shelf.test:8080']))
     assert.equal(sources(await raw(path)), new Set([server.url]))
@@ -207,10 +261,18 @@ test("name 'sonolus': paths under /sonolus, a Sonolus-Version header, nothing un
     for (const srl of srls) assert.ok(srl.url.startsWith('/sonolus/repository/'), srl.url)
     // (Statuses and caching of resources are tested in resources.test.ts.)
     const resource = await rawRequest(sonolus.url, srls[0]!.url)
-    assert.is(createHash('sha1').update(resource.body).digest('hex'), srls[0]!.hash, 'the resource is served under /sonolus')
+    assert.is(
+        createHash('sha1').update(resource.body).digest('hex'),
+        srls[0]!.hash,
+        'the resource is served under /sonolus',
+    )
     assert.is(resource.header('sonolus-version'), version.sonolus)
 
-    for (const path of ['/service/info', '/service/levels/list', `/service/repository/${srls[0]!.hash}`]) {
+    for (const path of [
+        '/service/info',
+        '/service/levels/list',
+        `/service/repository/${srls[0]!.hash}`,
+    ]) {
         const response = await rawRequest(sonolus.url, path)
         assertJsonError({ ...response, body: response.json() }, 404, `${path} on a sonolus server`)
         assert.is(response.header('sonolus-version'), version.sonolus)

@@ -21,15 +21,29 @@ test('creating a post where there is no posts/ folder makes the folder and serve
     const cache = await temporaryFolder('shelf-first-of-type-')
     await rm(join(content, 'posts'), { recursive: true, force: true })
     await generousWriteLimits(content)
-    const server = await startTestServer({ content, cache, watch: false, signIn: { signatureKey: signer.publicKeyFile, sessionSecret: 'a secret for the first item of a type test' } })
+    const server = await startTestServer({
+        content,
+        cache,
+        watch: false,
+        signIn: {
+            signatureKey: signer.publicKeyFile,
+            sessionSecret: 'a secret for the first item of a type test',
+        },
+    })
     try {
         const alice = await signInPlayer(() => server, signer, 'alice-id', 'Alice')
-        const submit = await alice.submit('/posts/create', { type: 'post', title: 'The very first post' })
+        const submit = await alice.submit('/posts/create', {
+            type: 'post',
+            title: 'The very first post',
+        })
         assert.is(submit.status, 200, submit.body.message)
         const name = String(submit.body.shouldNavigateToItem ?? '')
         assert.ok(existsSync(join(content, 'posts', name, 'item.yaml')), 'the post is on disk')
         const list = await getJson<{ items: PostItem[] }>(`${server.root}/posts/list`)
-        assert.equal(list.body.items.map((post) => post.title), ['The very first post'])
+        assert.equal(
+            list.body.items.map((post) => post.title),
+            ['The very first post'],
+        )
     } finally {
         await server.stop()
         await rm(content, { recursive: true, force: true })

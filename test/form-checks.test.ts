@@ -12,7 +12,6 @@ import type { Problem } from '../src/content/problems.js'
 import { describeRun, runShelf, type Run } from './support/run-cli.js'
 import { copyContent } from './support/server.js'
 
-
 /**
  * A server.yaml with one mistake per marked line (and a few forms that are right, to show they
  * pass). The comments after `#!` name the mistake; the tests find their lines by them.
@@ -99,7 +98,11 @@ let problems: Problem[]
 test.before(async () => {
     broken = await copyContent()
     await writeFile(join(broken, 'server.yaml'), brokenSettings)
-    const [text, json, example] = await Promise.all([runShelf(['check', broken]), runShelf(['check', broken, '--format', 'json']), runShelf(['check', 'content', '--format', 'json'])])
+    const [text, json, example] = await Promise.all([
+        runShelf(['check', broken]),
+        runShelf(['check', broken, '--format', 'json']),
+        runShelf(['check', 'content', '--format', 'json']),
+    ])
     runs = { text, json, example }
     assert.is(json.code, 1, describeRun(json))
     problems = (JSON.parse(json.stdout) as { problems: Problem[] }).problems
@@ -111,8 +114,14 @@ test.after(async () => {
 
 /** The one problem about this field of server.yaml; it must sit on the marked line. */
 const problemAt = (field: string, marker: string): Problem => {
-    const found = problems.filter((problem) => problem.file === 'server.yaml' && problem.field === field)
-    assert.is(found.length, 1, `one problem about server.yaml ${field}; got:\n${problems.map((problem) => JSON.stringify(problem)).join('\n')}`)
+    const found = problems.filter(
+        (problem) => problem.file === 'server.yaml' && problem.field === field,
+    )
+    assert.is(
+        found.length,
+        1,
+        `one problem about server.yaml ${field}; got:\n${problems.map((problem) => JSON.stringify(problem)).join('\n')}`,
+    )
     const problem = found[0]!
     assert.is(problem.line, lineOf(marker), `${field}: reported on the line of the mistake`)
     assert.type(problem.column, 'number')
@@ -121,15 +130,27 @@ const problemAt = (field: string, marker: string): Problem => {
 
 test('an item action of a type Shelf cannot do names the ones it can', () => {
     const problem = problemAt('levels.actions[0].type', 'action type')
-    assert.match(problem.message, /^"report" is not an item action Shelf can do, so the form is left out: /)
-    assert.match(problem.message, /Shelf knows "delete" \(removes the item and its files\) and "edit" \(sets the fields and files its options name\)$/)
+    assert.match(
+        problem.message,
+        /^"report" is not an item action Shelf can do, so the form is left out: /,
+    )
+    assert.match(
+        problem.message,
+        /Shelf knows "delete" \(removes the item and its files\) and "edit" \(sets the fields and files its options name\)$/,
+    )
 })
 
 test('a community action that is not a comment, and a comment action that is not a delete', () => {
     const community = problemAt('posts.community[0].type', 'community type')
-    assert.match(community.message, /^"like" is not a community action Shelf can do, so the form is left out: Shelf knows "comment" /)
+    assert.match(
+        community.message,
+        /^"like" is not a community action Shelf can do, so the form is left out: Shelf knows "comment" /,
+    )
     const comment = problemAt('replays.commentActions[0].type', 'comment action type')
-    assert.match(comment.message, /^"hide" is not a comment action Shelf can do, so the form is left out: Shelf knows "delete" \(removes the comment\)$/)
+    assert.match(
+        comment.message,
+        /^"hide" is not a comment action Shelf can do, so the form is left out: Shelf knows "delete" \(removes the comment\)$/,
+    )
 })
 
 test('a comment form needs a "content" option, of type textArea or text', () => {
@@ -137,37 +158,67 @@ test('a comment form needs a "content" option, of type textArea or text', () => 
     assert.match(missing.message, /needs an option with query "content", of type textArea or text/)
     assert.match(missing.message, /text of the comment/)
     const wrongType = problemAt('replays.community[0].options[0].type', 'content type')
-    assert.match(wrongType.message, /^"content" is the text of the comment, so it must be a textArea or text option, not toggle$/)
+    assert.match(
+        wrongType.message,
+        /^"content" is the text of the comment, so it must be a textArea or text option, not toggle$/,
+    )
 })
 
 test('a create form without a file option for each resource the type needs names the missing ones', () => {
     const level = problemAt('levels.creates[0].options', 'missing level files')
-    assert.match(level.message, /^no file option for "bgm" and "data": a level needs cover, bgm and data, /)
+    assert.match(
+        level.message,
+        /^no file option for "bgm" and "data": a level needs cover, bgm and data, /,
+    )
     // A form with no options at all is reported at the form.
     const skin = problemAt('skins.creates[0]', 'missing skin files')
-    assert.match(skin.message, /^no file option for "thumbnail", "data" and "texture": a skin needs thumbnail, data and texture, /)
+    assert.match(
+        skin.message,
+        /^no file option for "thumbnail", "data" and "texture": a skin needs thumbnail, data and texture, /,
+    )
     // The complete form and the optional preview are not reported as missing.
-    assert.not.ok(problems.some((problem) => problem.field === 'levels.creates[1].options'), 'the form with every file passes')
+    assert.not.ok(
+        problems.some((problem) => problem.field === 'levels.creates[1].options'),
+        'the form with every file passes',
+    )
 })
 
 test('a file option that is no resource of the type would be ignored: the roles it has are named', () => {
     const create = problemAt('levels.creates[0].options[2].query', 'level file')
-    assert.match(create.message, /^"music" is not a file a level has, so the file would be ignored: levels have cover, bgm, preview and data$/)
+    assert.match(
+        create.message,
+        /^"music" is not a file a level has, so the file would be ignored: levels have cover, bgm, preview and data$/,
+    )
     const edit = problemAt('posts.actions[0].options[1].query', 'post file')
-    assert.match(edit.message, /^"banner" is not a file a post has, so the file would be ignored: posts have thumbnail$/)
+    assert.match(
+        edit.message,
+        /^"banner" is not a file a post has, so the file would be ignored: posts have thumbnail$/,
+    )
     const text = problemAt('levels.creates[1].options[3].type', 'role as text')
-    assert.match(text.message, /^"preview" is a file of levels, which only a file option gives: the value of this text option would go into meta\.preview$/)
+    assert.match(
+        text.message,
+        /^"preview" is a file of levels, which only a file option gives: the value of this text option would go into meta\.preview$/,
+    )
 })
 
 test('a text field the type does not have would be written anyway, and the item would not load', () => {
     const problem = problemAt('posts.actions[0].options[2].query', 'post subtitle')
-    assert.match(problem.message, /^posts have no "subtitle" field, yet Shelf writes this option into item\.yaml as one, and a post with it does not load: /)
-    assert.match(problem.message, /name it otherwise to keep it in meta \(subtitle is a field of playlists, skins, backgrounds, effects, particles, engines and replays\)$/)
+    assert.match(
+        problem.message,
+        /^posts have no "subtitle" field, yet Shelf writes this option into item\.yaml as one, and a post with it does not load: /,
+    )
+    assert.match(
+        problem.message,
+        /name it otherwise to keep it in meta \(subtitle is a field of playlists, skins, backgrounds, effects, particles, engines and replays\)$/,
+    )
 })
 
 test('results anywhere but levels, and forms rooms and users never show', () => {
     const results = problemAt('posts.results', 'post results')
-    assert.match(results.message, /^only levels have a result screen, so posts\.results is never shown/)
+    assert.match(
+        results.message,
+        /^only levels have a result screen, so posts\.results is never shown/,
+    )
     const rooms = problemAt('rooms.community', 'room community')
     assert.match(rooms.message, /rooms\.community is never shown/)
     const users = problemAt('users.creates', 'user creates')
@@ -175,14 +226,25 @@ test('results anywhere but levels, and forms rooms and users never show', () => 
 })
 
 test('forms that are right are not reported: room settings take no files, levels have results', () => {
-    const fine = ['rooms.creates', 'levels.results', 'levels.actions[1]', 'posts.actions[0].options[0]', 'levels.creates[1].options[0]', 'levels.creates[1].options[4]']
+    const fine = [
+        'rooms.creates',
+        'levels.results',
+        'levels.actions[1]',
+        'posts.actions[0].options[0]',
+        'levels.creates[1].options[0]',
+        'levels.creates[1].options[4]',
+    ]
     for (const prefix of fine) {
         const about = problems.filter((problem) => problem.field?.startsWith(prefix))
         assert.equal(about, [], `nothing about ${prefix}`)
     }
     // Exactly the marked mistakes, and nothing about the items, which are the example's.
     const markers = brokenSettings.split('\n').filter((line) => line.includes('#! ')).length
-    assert.is(problems.length, markers, problems.map((problem) => JSON.stringify(problem)).join('\n'))
+    assert.is(
+        problems.length,
+        markers,
+        problems.map((problem) => JSON.stringify(problem)).join('\n'),
+    )
     assert.ok(problems.every((problem) => problem.file === 'server.yaml'))
 })
 
@@ -191,7 +253,10 @@ test('shelf check prints each as "server.yaml:line:column  field: message" and e
     assert.is(run.code, 1, describeRun(run))
     for (const problem of problems) {
         const where = `server.yaml:${problem.line}:${problem.column}  ${problem.field}: ${problem.message}`
-        assert.ok(run.stdout.split('\n').some((line) => line.endsWith(where)), `printed: ${where}\n${run.stdout}`)
+        assert.ok(
+            run.stdout.split('\n').some((line) => line.endsWith(where)),
+            `printed: ${where}\n${run.stdout}`,
+        )
     }
     assert.match(run.stdout, new RegExp(`^${problems.length} problems in `, 'm'))
 })

@@ -43,7 +43,8 @@ const problems = async () => {
     assert.is(response.status, 200, '/_shelf/problems answers')
     return response.body
 }
-const describeProblems = (list: readonly Problem[]) => list.map((problem) => JSON.stringify(problem)).join('\n') || '(none)'
+const describeProblems = (list: readonly Problem[]) =>
+    list.map((problem) => JSON.stringify(problem)).join('\n') || '(none)'
 
 const levelDetails = async (name: string) => get<ServerItemDetails<LevelItem>>(`/levels/${name}`)
 const levelTitle = async (name: string) => {
@@ -84,28 +85,30 @@ const afterReload = async (
         clearTimeout(timer)
         if (listener) running.events.off('reload', listener)
     }
-    const reloaded = new Promise<{ report: ReloadReport; reports: ReloadReport[] }>((resolve, reject) => {
-        listener = (report) => {
-            seen.push(report)
-            const paths = new Set(seen.flatMap((entry) => entry.paths))
-            if (covers.every((path) => paths.has(path))) {
-                stop()
-                resolve({ report, reports: seen })
+    const reloaded = new Promise<{ report: ReloadReport; reports: ReloadReport[] }>(
+        (resolve, reject) => {
+            listener = (report) => {
+                seen.push(report)
+                const paths = new Set(seen.flatMap((entry) => entry.paths))
+                if (covers.every((path) => paths.has(path))) {
+                    stop()
+                    resolve({ report, reports: seen })
+                }
             }
-        }
-        running.events.on('reload', listener)
-        timer = setTimeout(() => {
-            stop()
-            const paths = new Set(seen.flatMap((entry) => entry.paths))
-            const missing = covers.filter((path) => !paths.has(path))
-            reject(
-                new Error(
-                    `${what}: no reload covering ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} within ${deadline} ms; ` +
-                        `${seen.length} reload(s) seen, with paths: ${JSON.stringify(seen.map((entry) => entry.paths)).slice(0, 1000)}`,
-                ),
-            )
-        }, deadline)
-    })
+            running.events.on('reload', listener)
+            timer = setTimeout(() => {
+                stop()
+                const paths = new Set(seen.flatMap((entry) => entry.paths))
+                const missing = covers.filter((path) => !paths.has(path))
+                reject(
+                    new Error(
+                        `${what}: no reload covering ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''} within ${deadline} ms; ` +
+                            `${seen.length} reload(s) seen, with paths: ${JSON.stringify(seen.map((entry) => entry.paths)).slice(0, 1000)}`,
+                    ),
+                )
+            }, deadline)
+        },
+    )
     reloaded.catch(() => {}) // the rejection is awaited below; this only keeps an early one from counting as unhandled
     try {
         await action()
@@ -130,15 +133,22 @@ const expectNoReload = async (running: TestServer, ms: number, action: () => Pro
     } finally {
         running.events.off('reload', listener)
     }
-    assert.is(seen.length, 0, `expected no reload within ${ms} ms, got ${seen.length}, with paths: ${JSON.stringify(seen.map((report) => report.paths))}`)
+    assert.is(
+        seen.length,
+        0,
+        `expected no reload within ${ms} ms, got ${seen.length}, with paths: ${JSON.stringify(seen.map((report) => report.paths))}`,
+    )
 }
 
 /** Editor leftovers and hidden files: dot, swap, backup and temp files. */
-const isLeftover = (name: string) => name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name)
+const isLeftover = (name: string) =>
+    name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name)
 /** JetBrains' safe-write files, checked by their own test so that its failure stays in one place. */
 const isJetBrainsLeftover = (name: string) => /___jb_(tmp|old)___$/.test(name)
-const leftoverPaths = (reports: readonly ReloadReport[], leftover = (name: string) => isLeftover(name) || isJetBrainsLeftover(name)) =>
-    reports.flatMap((report) => report.paths).filter((path) => path.split('/').some(leftover))
+const leftoverPaths = (
+    reports: readonly ReloadReport[],
+    leftover = (name: string) => isLeftover(name) || isJetBrainsLeftover(name),
+) => reports.flatMap((report) => report.paths).filter((path) => path.split('/').some(leftover))
 
 test.before(async () => {
     content = await copyContent()
@@ -154,10 +164,17 @@ test.after(async () => {
 // First, while nothing else is pending: a reload from an earlier change would spoil the wait.
 test('swap, backup and dot files cause no reload and no problems', async () => {
     const before = await problems()
-    assert.is(before.errors + before.warnings, 0, `the example content starts without problems:\n${describeProblems(before.problems)}`)
+    assert.is(
+        before.errors + before.warnings,
+        0,
+        `the example content starts without problems:\n${describeProblems(before.problems)}`,
+    )
     await expectNoReload(server, 500, async () => {
         await writeFile(file('levels/first-steps/.item.md.swp'), 'vim swap')
-        await writeFile(file('levels/first-steps/item.md~'), '---\ntitle: [a backup that does not parse\n')
+        await writeFile(
+            file('levels/first-steps/item.md~'),
+            '---\ntitle: [a backup that does not parse\n',
+        )
         await writeFile(file('levels/first-steps/.DS_Store'), 'finder')
         await writeFile(file('levels/first-steps/cover.png.bak'), 'not a png')
         await writeFile(file('.DS_Store'), 'finder')
@@ -171,7 +188,9 @@ test('editing a record in place shows in details and list', async () => {
     const path = 'levels/first-steps/item.md'
     const text = await readFile(file(path), 'utf8')
     assert.ok(text.includes('  en: First Steps\n'), 'the record has the title to edit')
-    await afterReload(server, [path], () => writeFile(file(path), text.replace('  en: First Steps\n', '  en: First Steps (edited)\n')))
+    await afterReload(server, [path], () =>
+        writeFile(file(path), text.replace('  en: First Steps\n', '  en: First Steps (edited)\n')),
+    )
 
     assert.is(await levelTitle('first-steps'), 'First Steps (edited)')
     const listed = (await listedLevels()).find((item) => item.name === 'first-steps')
@@ -185,7 +204,10 @@ test('an atomic save (write a temp file, rename it over the record) shows, and t
     const tmpPath = 'levels/night-drive/item.yaml'
     const tmpText = await readFile(file(tmpPath), 'utf8')
     const { reports: tmpReports } = await afterReload(server, [tmpPath], async () => {
-        await writeFile(file(`${tmpPath}.tmp`), tmpText.replace('en: Night Drive,', 'en: Night Drive (tmp save),'))
+        await writeFile(
+            file(`${tmpPath}.tmp`),
+            tmpText.replace('en: Night Drive,', 'en: Night Drive (tmp save),'),
+        )
         await rename(file(`${tmpPath}.tmp`), file(tmpPath))
     })
     assert.is(await levelTitle('night-drive'), 'Night Drive (tmp save)')
@@ -197,13 +219,20 @@ test('an atomic save (write a temp file, rename it over the record) shows, and t
     assert.ok(vimText.includes('"en": "Thunder Road"'))
     const { reports: vimReports } = await afterReload(server, [vimPath], async () => {
         await rename(file(vimPath), file(`${vimPath}~`))
-        await writeFile(file(vimPath), vimText.replace('"en": "Thunder Road"', '"en": "Thunder Road (vim save)"'))
+        await writeFile(
+            file(vimPath),
+            vimText.replace('"en": "Thunder Road"', '"en": "Thunder Road (vim save)"'),
+        )
         await rm(file(`${vimPath}~`))
     })
     assert.is(await levelTitle('thunder-road'), 'Thunder Road (vim save)')
 
     const leftovers = leftoverPaths([...tmpReports, ...vimReports])
-    assert.equal(leftovers, [], `temp and backup files are not reported as changes: ${leftovers.join(', ')}`)
+    assert.equal(
+        leftovers,
+        [],
+        `temp and backup files are not reported as changes: ${leftovers.join(', ')}`,
+    )
     const { problems: now } = await problems()
     assert.equal(now, [], `no problems after the saves:\n${describeProblems(now)}`)
 })
@@ -213,14 +242,21 @@ test('a JetBrains safe write (item.yaml___jb_tmp___ renamed over, the original k
     const text = await readFile(file(path), 'utf8')
     assert.ok(text.includes('en: City Lights,'))
     const { reports } = await afterReload(server, [path], async () => {
-        await writeFile(file(`${path}___jb_tmp___`), text.replace('en: City Lights,', 'en: City Lights (JetBrains save),'))
+        await writeFile(
+            file(`${path}___jb_tmp___`),
+            text.replace('en: City Lights,', 'en: City Lights (JetBrains save),'),
+        )
         await rename(file(path), file(`${path}___jb_old___`))
         await rename(file(`${path}___jb_tmp___`), file(path))
         await rm(file(`${path}___jb_old___`))
     })
     assert.is(await levelTitle('city-lights'), 'City Lights (JetBrains save)')
     const leftovers = leftoverPaths(reports)
-    assert.equal(leftovers, [], `JetBrains temp files are not reported as changes: ${leftovers.join(', ')}`)
+    assert.equal(
+        leftovers,
+        [],
+        `JetBrains temp files are not reported as changes: ${leftovers.join(', ')}`,
+    )
 })
 
 test('saving a record again right after its reload shows the second save too', async () => {
@@ -231,13 +267,16 @@ test('saving a record again right after its reload shows the second save too', a
     const path = 'levels/morning-dew/item.md'
     const text = await readFile(file(path), 'utf8')
     assert.ok(text.includes('en: Morning Dew,'))
-    const save = (label: string) => () => writeFile(file(path), text.replace('en: Morning Dew,', `en: Morning Dew (${label}),`))
+    const save = (label: string) => () =>
+        writeFile(file(path), text.replace('en: Morning Dew,', `en: Morning Dew (${label}),`))
     const firstWrite = performance.now()
     await afterReload(server, [path], save('save 1'), { what: 'save 1' })
     const what = `save 2, written as soon as save 1 was served (${Math.round(performance.now() - firstWrite)} ms after save 1 was written)`
     await afterReload(server, [path], save('save 2'), { deadline: 2_000, what }).catch(
         async (error: Error) => {
-            throw new Error(`the second save was never served: details still say "${await levelTitle('morning-dew')}" (${error.message})`)
+            throw new Error(
+                `the second save was never served: details still say "${await levelTitle('morning-dew')}" (${error.message})`,
+            )
         },
     )
     assert.is(await levelTitle('morning-dew'), 'Morning Dew (save 2)')
@@ -261,14 +300,24 @@ test('a new level folder (resources first, record last) is served and listed', a
     assert.is(body.item.engine.name, 'shelf-tap', 'the engine comes from levels/_defaults.yaml')
     assert.is(body.item.cover.hash, sha1(tinyPng(1, 2, 3)))
     const listed = await listedLevels()
-    assert.is(listed[0]?.name, freshLevel, `the newest level heads the list: ${listed.map((item) => item.name).join(', ')}`)
+    assert.is(
+        listed[0]?.name,
+        freshLevel,
+        `the newest level heads the list: ${listed.map((item) => item.name).join(', ')}`,
+    )
     const { problems: now } = await problems()
-    assert.equal(now, [], `no problems left from the half-written folder:\n${describeProblems(now)}`)
+    assert.equal(
+        now,
+        [],
+        `no problems left from the half-written folder:\n${describeProblems(now)}`,
+    )
 })
 
 test('renaming a level folder serves it under the new name only', async () => {
     assert.is((await levelDetails('secret-garden')).status, 200)
-    await afterReload(server, ['levels/secret-garden', 'levels/hidden-garden'], () => rename(file('levels/secret-garden'), file('levels/hidden-garden')))
+    await afterReload(server, ['levels/secret-garden', 'levels/hidden-garden'], () =>
+        rename(file('levels/secret-garden'), file('levels/hidden-garden')),
+    )
     assert.is((await levelDetails('secret-garden')).status, 404, 'the old name is gone')
     const { status, body } = await levelDetails('hidden-garden')
     assert.is(status, 200, 'the new name serves')
@@ -278,20 +327,33 @@ test('renaming a level folder serves it under the new name only', async () => {
 test('deleting a level folder removes it, and leaves out the playlist and replay that used it, naming it', async () => {
     assert.is((await get('/playlists/after-dark')).status, 200)
     assert.is((await get('/replays/bob-night-drive')).status, 200)
-    await afterReload(server, ['levels/night-drive'], () => rm(file('levels/night-drive'), { recursive: true }))
+    await afterReload(server, ['levels/night-drive'], () =>
+        rm(file('levels/night-drive'), { recursive: true }),
+    )
 
     assert.is((await levelDetails('night-drive')).status, 404, 'the level is gone')
-    assert.not.ok((await listedLevels()).some((item) => item.name === 'night-drive'), 'and out of the list')
+    assert.not.ok(
+        (await listedLevels()).some((item) => item.name === 'night-drive'),
+        'and out of the list',
+    )
     assert.is((await get('/playlists/after-dark')).status, 404, 'a playlist naming it is left out')
     assert.is((await get('/playlists/starter-pack')).status, 404, 'so is the other one')
     assert.is((await get('/replays/bob-night-drive')).status, 404, 'a replay of it is left out')
 
     const { errors, problems: now } = await problems()
     assert.ok(errors >= 3, `three errors or more, got ${errors}:\n${describeProblems(now)}`)
-    for (const referrer of ['playlists/after-dark/item.md', 'playlists/starter-pack/item.yaml', 'replays/bob-night-drive/item.md']) {
+    for (const referrer of [
+        'playlists/after-dark/item.md',
+        'playlists/starter-pack/item.yaml',
+        'replays/bob-night-drive/item.md',
+    ]) {
         const problem = now.find((entry) => entry.file === referrer)
         assert.ok(problem, `a problem about ${referrer}:\n${describeProblems(now)}`)
-        assert.match(problem!.message, /night-drive/, `the problem names the missing level: ${problem!.message}`)
+        assert.match(
+            problem!.message,
+            /night-drive/,
+            `the problem names the missing level: ${problem!.message}`,
+        )
         assert.is(problem!.severity, 'error')
         assert.type(problem!.line, 'number', `${referrer}: the problem has a line`)
     }
@@ -302,10 +364,21 @@ test('editing a comment and adding one shows in the comment list (E18)', async (
     const added = 'levels/first-steps/comments/2026-06-01-zoe.md'
     const text = await readFile(file(edited), 'utf8')
     await afterReload(server, [edited, added], async () => {
-        await writeFile(file(edited), text.replace('Still my favourite way to start a session.', 'Edited: still my favourite.'))
-        await writeFile(file(added), '---\nauthor: Zoe\ntime: 2026-06-01T09:00:00Z\n---\nA brand new comment.\n')
+        await writeFile(
+            file(edited),
+            text.replace(
+                'Still my favourite way to start a session.',
+                'Edited: still my favourite.',
+            ),
+        )
+        await writeFile(
+            file(added),
+            '---\nauthor: Zoe\ntime: 2026-06-01T09:00:00Z\n---\nA brand new comment.\n',
+        )
     })
-    const { status, body } = await get<ServerItemCommunityCommentList>('/levels/first-steps/community/comments/list')
+    const { status, body } = await get<ServerItemCommunityCommentList>(
+        '/levels/first-steps/community/comments/list',
+    )
     assert.is(status, 200)
     const [newest, second] = body.comments
     assert.is(newest?.name, '2026-06-01-zoe', 'the new comment is the newest')
@@ -318,8 +391,18 @@ test('editing a comment and adding one shows in the comment list (E18)', async (
 test('editing a leaderboard shows in its details (E22)', async () => {
     const path = 'levels/first-steps/leaderboards/top.yaml'
     const text = await readFile(file(path), 'utf8')
-    await afterReload(server, [path], () => writeFile(file(path), text.replace('  - player: Alice\n    value: "1,000,000"', '  - player: Alicia\n    value: "1,234,567"')))
-    const { status, body } = await get<ServerItemLeaderboardDetails>('/levels/first-steps/leaderboards/top')
+    await afterReload(server, [path], () =>
+        writeFile(
+            file(path),
+            text.replace(
+                '  - player: Alice\n    value: "1,000,000"',
+                '  - player: Alicia\n    value: "1,234,567"',
+            ),
+        ),
+    )
+    const { status, body } = await get<ServerItemLeaderboardDetails>(
+        '/levels/first-steps/leaderboards/top',
+    )
     assert.is(status, 200)
     assert.is(body.topRecords[0]?.player, 'Alicia')
     assert.is(body.topRecords[0]?.value, '1,234,567')
@@ -329,7 +412,9 @@ test('editing a leaderboard shows in its details (E22)', async () => {
 test('editing server.yaml shows in the server info (E1)', async () => {
     const text = await readFile(file('server.yaml'), 'utf8')
     assert.ok(text.includes('  en: Shelf example\n'))
-    await afterReload(server, ['server.yaml'], () => writeFile(file('server.yaml'), text.replace('  en: Shelf example\n', '  en: Shelf live\n')))
+    await afterReload(server, ['server.yaml'], () =>
+        writeFile(file('server.yaml'), text.replace('  en: Shelf example\n', '  en: Shelf live\n')),
+    )
     const { status, body } = await get<ServerInfo>('/info')
     assert.is(status, 200)
     assert.is(body.title, 'Shelf live')
@@ -338,9 +423,19 @@ test('editing server.yaml shows in the server info (E1)', async () => {
 test('editing levels/_defaults.yaml applies to every level without the field of its own', async () => {
     assert.is((await levelDetails(freshLevel)).body.item.author, '', 'no author before')
     const text = await readFile(file('levels/_defaults.yaml'), 'utf8')
-    await afterReload(server, ['levels/_defaults.yaml'], () => writeFile(file('levels/_defaults.yaml'), `${text}author: Default Author\n`))
-    assert.is((await levelDetails(freshLevel)).body.item.author, 'Default Author', 'a level without an author takes the default')
-    assert.is((await levelDetails('thunder-road')).body.item.author, 'Alice', "a level's own author wins")
+    await afterReload(server, ['levels/_defaults.yaml'], () =>
+        writeFile(file('levels/_defaults.yaml'), `${text}author: Default Author\n`),
+    )
+    assert.is(
+        (await levelDetails(freshLevel)).body.item.author,
+        'Default Author',
+        'a level without an author takes the default',
+    )
+    assert.is(
+        (await levelDetails('thunder-road')).body.item.author,
+        'Alice',
+        "a level's own author wins",
+    )
 })
 
 test('a changed resource gets the hash of its new bytes at once, and serves them', async () => {
@@ -352,7 +447,10 @@ test('a changed resource gets the hash of its new bytes at once, and serves them
 
     const { cover } = (await levelDetails('morning-dew')).body.item
     assert.is(cover.hash, sha1(bytes), 'the Srl hash is the SHA-1 of the new bytes')
-    assert.ok(cover.url?.endsWith(`/repository/${cover.hash}`), `the url names the new hash: ${cover.url}`)
+    assert.ok(
+        cover.url?.endsWith(`/repository/${cover.hash}`),
+        `the url names the new hash: ${cover.url}`,
+    )
     const served = await getBytes(`${server.root}/repository/${cover.hash}`)
     assert.is(served.status, 200)
     assert.ok(served.bytes.equals(bytes), 'the new url serves the new bytes')
@@ -366,7 +464,9 @@ test('breaking a record keeps its last good version serving and reports the prob
     const broken = text.replace('rating: 24\n', `${mistake}\n`)
     const line = broken.split('\n').indexOf(mistake) + 1
 
-    const { report } = await afterReload(server, [path], () => writeFile(file(path), broken), { what: 'the breaking edit' })
+    const { report } = await afterReload(server, [path], () => writeFile(file(path), broken), {
+        what: 'the breaking edit',
+    })
     const { status, body } = await levelDetails('city-lights')
     assert.is(status, 200, 'the last good version keeps serving')
     assert.is(body.item.title, goodTitle)
@@ -387,9 +487,18 @@ test('breaking a record keeps its last good version serving and reports the prob
         'the reload report carries the problem too',
     )
 
-    await afterReload(server, [path], () => writeFile(file(path), text.replace(/title: \{ en: [^,]*,/, 'title: { en: City Lights (fixed),')), {
-        what: 'the fix',
-    })
+    await afterReload(
+        server,
+        [path],
+        () =>
+            writeFile(
+                file(path),
+                text.replace(/title: \{ en: [^,]*,/, 'title: { en: City Lights (fixed),'),
+            ),
+        {
+            what: 'the fix',
+        },
+    )
     assert.is(await levelTitle('city-lights'), 'City Lights (fixed)', 'the fixed version serves')
     const { problems: after } = await problems()
     assert.not.ok(
@@ -400,7 +509,10 @@ test('breaking a record keeps its last good version serving and reports the prob
 
 test('a burst of 300 files (60 new level folders) is coalesced into a few reloads, and every level shows', async () => {
     const count = 60
-    const names = Array.from({ length: count }, (_, index) => `burst-${String(index).padStart(2, '0')}`)
+    const names = Array.from(
+        { length: count },
+        (_, index) => `burst-${String(index).padStart(2, '0')}`,
+    )
     const folder = (name: string): FileTree => ({
         [`levels/${name}/item.yaml`]: `title: Burst ${name}\nrating: 12\ntime: 2026-07-01T00:00:00Z\n`,
         [`levels/${name}/cover.png`]: tinyPng(90, names.indexOf(name), 0),
@@ -416,13 +528,20 @@ test('a burst of 300 files (60 new level folders) is coalesced into a few reload
             Promise.all(
                 names.map(async (name) => {
                     await mkdir(file(`levels/${name}`))
-                    await Promise.all(Object.entries(folder(name)).map(([path, bytes]) => writeFile(file(path), bytes)))
+                    await Promise.all(
+                        Object.entries(folder(name)).map(([path, bytes]) =>
+                            writeFile(file(path), bytes),
+                        ),
+                    )
                 }),
             ),
         { deadline: 20_000, what: 'the burst' },
     )
     const ms = Math.round(performance.now() - started)
-    assert.ok(reports.length <= 5, `300 files coalesced into ${reports.length} reload(s) (at most 5 expected) in ${ms} ms`)
+    assert.ok(
+        reports.length <= 5,
+        `300 files coalesced into ${reports.length} reload(s) (at most 5 expected) in ${ms} ms`,
+    )
 
     const listed = new Set((await listedLevels()).map((item) => item.name))
     const missing = names.filter((name) => !listed.has(name))
@@ -434,7 +553,11 @@ test('a burst of 300 files (60 new level folders) is coalesced into a few reload
     )
     const { problems: now } = await problems()
     const burstProblems = now.filter((problem) => problem.file.startsWith('levels/burst-'))
-    assert.equal(burstProblems, [], `no problems about the new levels:\n${describeProblems(burstProblems)}`)
+    assert.equal(
+        burstProblems,
+        [],
+        `no problems about the new levels:\n${describeProblems(burstProblems)}`,
+    )
 })
 
 test('no editor leftover ever showed up in a reload report or a problem', async () => {

@@ -15,14 +15,20 @@ const ownerToken = 'a-long-owner-token-for-the-test'
 let server: TestServer
 
 test.before(async () => {
-    server = await startTestServer({ ownerToken, clientTimeouts: { headersMs: 500, requestMs: 1_500, idleMs: 3_000 } })
+    server = await startTestServer({
+        ownerToken,
+        clientTimeouts: { headersMs: 500, requestMs: 1_500, idleMs: 3_000 },
+    })
 })
 
 test.after(async () => {
     await server?.stop()
 })
 
-const problems = (headers: Record<string, string> = {}) => getJson<{ message?: string; problems?: unknown[] }>(`${server.url}/_shelf/problems`, { headers })
+const problems = (headers: Record<string, string> = {}) =>
+    getJson<{ message?: string; problems?: unknown[] }>(`${server.url}/_shelf/problems`, {
+        headers,
+    })
 
 test('problems: from this machine, yes; through a proxy, only with the owner token', async () => {
     const local = await problems()
@@ -33,16 +39,44 @@ test('problems: from this machine, yes; through a proxy, only with the owner tok
     assert.is(forwarded.status, 403)
     assert.match(forwarded.body.message!, /shown to the server owner only/)
     assert.not.ok('problems' in forwarded.body)
-    assert.is((await problems({ 'X-Forwarded-For': '203.0.113.5', Authorization: `Bearer ${ownerToken}` })).status, 200)
-    assert.is((await problems({ 'X-Forwarded-For': '203.0.113.5', Authorization: `Bearer ${ownerToken}x` })).status, 403)
+    assert.is(
+        (
+            await problems({
+                'X-Forwarded-For': '203.0.113.5',
+                Authorization: `Bearer ${ownerToken}`,
+            })
+        ).status,
+        200,
+    )
+    assert.is(
+        (
+            await problems({
+                'X-Forwarded-For': '203.0.113.5',
+                Authorization: `Bearer ${ownerToken}x`,
+            })
+        ).status,
+        403,
+    )
 })
 
 test('the rule itself: a remote address needs the token, whatever it claims', () => {
-    const request = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage
+    const request = (remoteAddress: string, headers: Record<string, string> = {}) =>
+        ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage
     assert.not.ok(isOwnerRequest(request('203.0.113.5'), ownerToken))
     assert.not.ok(isOwnerRequest(request('203.0.113.5', { host: 'localhost' }), ownerToken))
-    assert.not.ok(isOwnerRequest(request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }), undefined), 'no token configured: none accepted')
-    assert.ok(isOwnerRequest(request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }), ownerToken))
+    assert.not.ok(
+        isOwnerRequest(
+            request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }),
+            undefined,
+        ),
+        'no token configured: none accepted',
+    )
+    assert.ok(
+        isOwnerRequest(
+            request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }),
+            ownerToken,
+        ),
+    )
     assert.ok(isOwnerRequest(request('::1'), undefined))
     assert.ok(isOwnerRequest(request('::ffff:127.0.0.1'), undefined))
     assert.not.ok(isOwnerRequest(request('127.0.0.1', { forwarded: 'for=203.0.113.5' }), undefined))
@@ -70,7 +104,9 @@ test('headers that never finish: 408 and closed at the headers timeout', async (
 })
 
 test('a body that never finishes: closed at the request timeout', async () => {
-    const { answer } = await stall('POST /service/authenticate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type":')
+    const { answer } = await stall(
+        'POST /service/authenticate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type":',
+    )
     assert.not.match(answer, /^HTTP\/1\.1 200/)
 })
 
@@ -80,8 +116,15 @@ test('a connection that never sends anything is closed', async () => {
 })
 
 test('the owner token comes from --owner-token, else $SHELF_OWNER_TOKEN', () => {
-    assert.is(parseServeArguments(['--owner-token', 'flag-token'], { SHELF_OWNER_TOKEN: 'env-token' }).options.ownerToken, 'flag-token')
-    assert.is(parseServeArguments([], { SHELF_OWNER_TOKEN: 'env-token' }).options.ownerToken, 'env-token')
+    assert.is(
+        parseServeArguments(['--owner-token', 'flag-token'], { SHELF_OWNER_TOKEN: 'env-token' })
+            .options.ownerToken,
+        'flag-token',
+    )
+    assert.is(
+        parseServeArguments([], { SHELF_OWNER_TOKEN: 'env-token' }).options.ownerToken,
+        'env-token',
+    )
     assert.is(parseServeArguments([], {}).options.ownerToken, undefined)
 })
 

@@ -8,7 +8,11 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { generatePackTree, PACK_ITEM_TYPES, type GeneratedTree } from '../bench/generate-pack-tree.js'
+import {
+    generatePackTree,
+    PACK_ITEM_TYPES,
+    type GeneratedTree,
+} from '../bench/generate-pack-tree.js'
 import type { ContentType } from '../src/content/item-types.js'
 import { getBytes, sha1 } from './support/fixtures.js'
 import { assertShape } from './support/response-shapes.js'
@@ -49,7 +53,8 @@ const details = (type: string, name: string) => {
     return cached
 }
 
-const sourceJson = async (dir: string, path: string) => JSON.parse(await readFile(join(dir, path), 'utf8')) as Record<string, unknown>
+const sourceJson = async (dir: string, path: string) =>
+    JSON.parse(await readFile(join(dir, path), 'utf8')) as Record<string, unknown>
 
 /** The bytes behind an Srl of this server (its url is relative to the address, whose path the proxy maps to `/`). */
 const fetchSrl = async (on: TestServer, srl: Srl | undefined) => {
@@ -57,13 +62,26 @@ const fetchSrl = async (on: TestServer, srl: Srl | undefined) => {
     assert.ok(srl.url.startsWith('/service/repository/'), srl.url)
     const response = await getBytes(`${on.url}${srl.url}`)
     assert.is(response.status, 200, `GET ${srl.url}`)
-    assert.is(response.headers.get('content-encoding'), null, 'resources carry their own gzip layer; no Content-Encoding')
-    assert.is(sha1(response.bytes), srl.hash, `the hash of ${srl.url} is the SHA-1 of the bytes served`)
+    assert.is(
+        response.headers.get('content-encoding'),
+        null,
+        'resources carry their own gzip layer; no Content-Encoding',
+    )
+    assert.is(
+        sha1(response.bytes),
+        srl.hash,
+        `the hash of ${srl.url} is the SHA-1 of the bytes served`,
+    )
     return response
 }
 
 /** A `.json` resource: gzip of the minified source file. */
-const assertJsonResource = async (on: TestServer, srl: Srl | undefined, dir: string, path: string) => {
+const assertJsonResource = async (
+    on: TestServer,
+    srl: Srl | undefined,
+    dir: string,
+    path: string,
+) => {
     const { bytes } = await fetchSrl(on, srl)
     assert.equal([...bytes.subarray(0, 2)], [0x1f, 0x8b], `${path} is served gzip-compressed`)
     const served = gunzipSync(bytes).toString('utf8')
@@ -73,9 +91,18 @@ const assertJsonResource = async (on: TestServer, srl: Srl | undefined, dir: str
 }
 
 /** Any other resource: the file's bytes, untouched. */
-const assertFileResource = async (on: TestServer, srl: Srl | undefined, dir: string, path: string, contentType: string) => {
+const assertFileResource = async (
+    on: TestServer,
+    srl: Srl | undefined,
+    dir: string,
+    path: string,
+    contentType: string,
+) => {
     const response = await fetchSrl(on, srl)
-    assert.ok(response.bytes.equals(await readFile(join(dir, path))), `${path} is served byte-identical`)
+    assert.ok(
+        response.bytes.equals(await readFile(join(dir, path))),
+        `${path} is served byte-identical`,
+    )
     assert.is(response.headers.get('content-type'), contentType, `content type of ${path}`)
 }
 
@@ -92,10 +119,19 @@ test.before(async () => {
     ;[srlLevel, barePngLevel, prettyJsonLevel] = tree.names.levels as [string, string, string]
     // `bgm.srl` next to `bgm.mp3`: the Srl file comes first in the lookup order.
     await writeFile(join(modifiedDir, 'levels', srlLevel, 'bgm.srl'), JSON.stringify(externalBgm))
-    await rename(join(modifiedDir, 'levels', barePngLevel, 'cover.png'), join(modifiedDir, 'levels', barePngLevel, 'cover'))
+    await rename(
+        join(modifiedDir, 'levels', barePngLevel, 'cover.png'),
+        join(modifiedDir, 'levels', barePngLevel, 'cover'),
+    )
     const dataPath = join(modifiedDir, 'levels', prettyJsonLevel, 'data.json')
-    await writeFile(dataPath, `${JSON.stringify(JSON.parse(await readFile(dataPath, 'utf8')), null, 4)}\n`)
-    await writeFile(join(modifiedDir, 'engines', 'bench-tap', 'rom.bin'), Buffer.from(new Float32Array(romValues).buffer))
+    await writeFile(
+        dataPath,
+        `${JSON.stringify(JSON.parse(await readFile(dataPath, 'utf8')), null, 4)}\n`,
+    )
+    await writeFile(
+        join(modifiedDir, 'engines', 'bench-tap', 'rom.bin'),
+        Buffer.from(new Float32Array(romValues).buffer),
+    )
     modified = await startTestServer({ content: modifiedDir, address })
 })
 
@@ -108,15 +144,25 @@ test('the untouched tree loads without a single problem, every item included', (
     assert.equal(server.catalog().problems, [])
     for (const type of PACK_ITEM_TYPES) {
         const singular = type.slice(0, -1) as ContentType
-        assert.equal([...server.catalog().items[singular].keys()].sort(), [...tree.names[type]].sort(), type)
+        assert.equal(
+            [...server.catalog().items[singular].keys()].sort(),
+            [...tree.names[type]].sort(),
+            type,
+        )
     }
-    assert.equal(modified.catalog().problems, [], 'the resource variants of the copy are all valid too')
+    assert.equal(
+        modified.catalog().problems,
+        [],
+        'the resource variants of the copy are all valid too',
+    )
 })
 
 test('every level is listed, 20 per page', async () => {
     const listed: string[] = []
     for (let page = 0; page < 3; page++) {
-        const { status, body } = await getJson<ServerItemList<LevelItem>>(`${server.root}/levels/list?page=${page}`)
+        const { status, body } = await getJson<ServerItemList<LevelItem>>(
+            `${server.root}/levels/list?page=${page}`,
+        )
         assert.is(status, 200)
         assertShape('LevelList', body)
         assert.is(body.pageCount, Math.ceil(levelCount / 20))
@@ -132,7 +178,9 @@ test('every level is listed, 20 per page', async () => {
 
 test('every item of the other types is listed', async () => {
     for (const type of PACK_ITEM_TYPES.filter((type) => type !== 'levels')) {
-        const { status, body } = await getJson<ServerItemList<{ name: string }>>(`${server.root}/${type}/list`)
+        const { status, body } = await getJson<ServerItemList<{ name: string }>>(
+            `${server.root}/${type}/list`,
+        )
         assert.is(status, 200, type)
         assert.is(body.pageCount, 1, type)
         assert.equal(body.items.map((item) => item.name).sort(), [...tree.names[type]].sort(), type)
@@ -159,7 +207,11 @@ test("a level's details are a LevelDetails whose engine, skin, background, effec
         assert.is(body.description, (record.description as { en: string } | undefined)?.en)
 
         assert.is(level.engine.name, record.engine)
-        assert.equal(level.engine, (await details('engines', String(record.engine))).item, 'the engine is the engine item itself')
+        assert.equal(
+            level.engine,
+            (await details('engines', String(record.engine))).item,
+            'the engine is the engine item itself',
+        )
         for (const [field, type] of [
             ['useSkin', 'skins'],
             ['useBackground', 'backgrounds'],
@@ -171,11 +223,18 @@ test("a level's details are a LevelDetails whose engine, skin, background, effec
                 assert.equal(level[field], { useDefault: true }, `${name} ${field}`)
             } else {
                 nonDefaultUses++
-                assert.equal(level[field], { useDefault: false, item: (await details(type, use.item!)).item }, `${name} ${field}`)
+                assert.equal(
+                    level[field],
+                    { useDefault: false, item: (await details(type, use.item!)).item },
+                    `${name} ${field}`,
+                )
             }
         }
     }
-    assert.ok(nonDefaultUses > 0, 'the tree has levels that choose their own skin, background, effect or particle')
+    assert.ok(
+        nonDefaultUses > 0,
+        'the tree has levels that choose their own skin, background, effect or particle',
+    )
 })
 
 test("an engine's skin, background, effect and particle are the items its record names", async () => {
@@ -190,7 +249,11 @@ test("an engine's skin, background, effect and particle are the items its record
             ['effect', 'effects'],
             ['particle', 'particles'],
         ] as const) {
-            assert.equal(body.item[field], (await details(type, String(record[field]))).item, `${name} ${field}`)
+            assert.equal(
+                body.item[field],
+                (await details(type, String(record[field]))).item,
+                `${name} ${field}`,
+            )
         }
     }
 })
@@ -200,18 +263,62 @@ test('.json resources are served gzip-compressed and minified, hashed by the byt
     const level = (await details('levels', name)).item as unknown as LevelItem
     await assertJsonResource(server, level.data, tree.dir, `levels/${name}/data.json`)
     const engine = level.engine
-    for (const role of ['playData', 'watchData', 'previewData', 'tutorialData', 'configuration'] as const) {
-        await assertJsonResource(server, engine[role], tree.dir, `engines/${engine.name}/${role}.json`)
+    for (const role of [
+        'playData',
+        'watchData',
+        'previewData',
+        'tutorialData',
+        'configuration',
+    ] as const) {
+        await assertJsonResource(
+            server,
+            engine[role],
+            tree.dir,
+            `engines/${engine.name}/${role}.json`,
+        )
     }
-    await assertJsonResource(server, engine.skin.data, tree.dir, `skins/${engine.skin.name}/data.json`)
-    await assertJsonResource(server, engine.background.data, tree.dir, `backgrounds/${engine.background.name}/data.json`)
-    await assertJsonResource(server, engine.background.configuration, tree.dir, `backgrounds/${engine.background.name}/configuration.json`)
-    await assertJsonResource(server, engine.effect.data, tree.dir, `effects/${engine.effect.name}/data.json`)
-    await assertJsonResource(server, engine.particle.data, tree.dir, `particles/${engine.particle.name}/data.json`)
+    await assertJsonResource(
+        server,
+        engine.skin.data,
+        tree.dir,
+        `skins/${engine.skin.name}/data.json`,
+    )
+    await assertJsonResource(
+        server,
+        engine.background.data,
+        tree.dir,
+        `backgrounds/${engine.background.name}/data.json`,
+    )
+    await assertJsonResource(
+        server,
+        engine.background.configuration,
+        tree.dir,
+        `backgrounds/${engine.background.name}/configuration.json`,
+    )
+    await assertJsonResource(
+        server,
+        engine.effect.data,
+        tree.dir,
+        `effects/${engine.effect.name}/data.json`,
+    )
+    await assertJsonResource(
+        server,
+        engine.particle.data,
+        tree.dir,
+        `particles/${engine.particle.name}/data.json`,
+    )
     for (const replay of tree.names.replays) {
-        const item = (await details('replays', replay)).item as unknown as { data: Srl; configuration: Srl }
+        const item = (await details('replays', replay)).item as unknown as {
+            data: Srl
+            configuration: Srl
+        }
         await assertJsonResource(server, item.data, tree.dir, `replays/${replay}/data.json`)
-        await assertJsonResource(server, item.configuration, tree.dir, `replays/${replay}/configuration.json`)
+        await assertJsonResource(
+            server,
+            item.configuration,
+            tree.dir,
+            `replays/${replay}/configuration.json`,
+        )
     }
 })
 
@@ -219,10 +326,16 @@ test('a pretty-printed .json resource is minified before compression', async () 
     const path = `levels/${prettyJsonLevel}/data.json`
     const source = await readFile(join(modifiedDir, path), 'utf8')
     assert.ok(source.includes('\n    '), 'the copy holds an indented file')
-    const { body } = await getJson<ServerItemDetails<LevelItem>>(`${modified.root}/levels/${prettyJsonLevel}`)
+    const { body } = await getJson<ServerItemDetails<LevelItem>>(
+        `${modified.root}/levels/${prettyJsonLevel}`,
+    )
     await assertJsonResource(modified, body.item.data, modifiedDir, path)
     const original = (await details('levels', prettyJsonLevel)).item as unknown as LevelItem
-    assert.equal(body.item.data, original.data, 'the same JSON, however it is indented, is the same resource')
+    assert.equal(
+        body.item.data,
+        original.data,
+        'the same JSON, however it is indented, is the same resource',
+    )
 })
 
 test('.png, .mp3 and .zip resources are served byte-identical to the files', async () => {
@@ -231,15 +344,41 @@ test('.png, .mp3 and .zip resources are served byte-identical to the files', asy
     await assertFileResource(server, level.cover, tree.dir, `levels/${name}/cover.png`, 'image/png')
     await assertFileResource(server, level.bgm, tree.dir, `levels/${name}/bgm.mp3`, 'audio/mpeg')
     const { engine } = level
-    await assertFileResource(server, engine.thumbnail, tree.dir, `engines/${engine.name}/thumbnail.png`, 'image/png')
-    await assertFileResource(server, engine.skin.texture, tree.dir, `skins/${engine.skin.name}/texture.png`, 'image/png')
-    await assertFileResource(server, engine.background.image, tree.dir, `backgrounds/${engine.background.name}/image.png`, 'image/png')
-    await assertFileResource(server, engine.effect.audio, tree.dir, `effects/${engine.effect.name}/audio.zip`, 'application/zip')
+    await assertFileResource(
+        server,
+        engine.thumbnail,
+        tree.dir,
+        `engines/${engine.name}/thumbnail.png`,
+        'image/png',
+    )
+    await assertFileResource(
+        server,
+        engine.skin.texture,
+        tree.dir,
+        `skins/${engine.skin.name}/texture.png`,
+        'image/png',
+    )
+    await assertFileResource(
+        server,
+        engine.background.image,
+        tree.dir,
+        `backgrounds/${engine.background.name}/image.png`,
+        'image/png',
+    )
+    await assertFileResource(
+        server,
+        engine.effect.audio,
+        tree.dir,
+        `effects/${engine.effect.name}/audio.zip`,
+        'application/zip',
+    )
     assert.is(level.preview, undefined, 'no preview file, no preview')
 })
 
 test('a <role>.srl file is served as the Srl it contains', async () => {
-    const { status, body } = await getJson<ServerItemDetails<LevelItem>>(`${modified.root}/levels/${srlLevel}`)
+    const { status, body } = await getJson<ServerItemDetails<LevelItem>>(
+        `${modified.root}/levels/${srlLevel}`,
+    )
     assert.is(status, 200)
     assertShape('LevelDetails', body)
     assert.equal(body.item.bgm, externalBgm)
@@ -248,21 +387,37 @@ test('a <role>.srl file is served as the Srl it contains', async () => {
 })
 
 test('an extensionless resource file is served byte-identical, its content type sniffed', async () => {
-    const { status, body } = await getJson<ServerItemDetails<LevelItem>>(`${modified.root}/levels/${barePngLevel}`)
+    const { status, body } = await getJson<ServerItemDetails<LevelItem>>(
+        `${modified.root}/levels/${barePngLevel}`,
+    )
     assert.is(status, 200)
     const bytes = await readFile(join(modifiedDir, 'levels', barePngLevel, 'cover'))
     assert.is(body.item.cover.hash, sha1(bytes))
-    await assertFileResource(modified, body.item.cover, modifiedDir, `levels/${barePngLevel}/cover`, 'image/png')
+    await assertFileResource(
+        modified,
+        body.item.cover,
+        modifiedDir,
+        `levels/${barePngLevel}/cover`,
+        'image/png',
+    )
 })
 
 test('.bin resources (an engine rom) are served gzip-compressed', async () => {
-    const { status, body } = await getJson<ServerItemDetails<EngineItem>>(`${modified.root}/engines/bench-tap`)
+    const { status, body } = await getJson<ServerItemDetails<EngineItem>>(
+        `${modified.root}/engines/bench-tap`,
+    )
     assert.is(status, 200)
     assertShape('EngineDetails', body)
     const { bytes } = await fetchSrl(modified, body.item.rom)
     const rom = gunzipSync(bytes)
-    assert.ok(rom.equals(await readFile(join(modifiedDir, 'engines/bench-tap/rom.bin'))), 'gunzip gives the file back')
-    assert.equal([...new Float32Array(rom.buffer, rom.byteOffset, rom.length / 4)], [...new Float32Array(romValues)])
+    assert.ok(
+        rom.equals(await readFile(join(modifiedDir, 'engines/bench-tap/rom.bin'))),
+        'gunzip gives the file back',
+    )
+    assert.equal(
+        [...new Float32Array(rom.buffer, rom.byteOffset, rom.length / 4)],
+        [...new Float32Array(romValues)],
+    )
 })
 
 test.run()

@@ -47,13 +47,20 @@ const makeRandom = (seed: number) => {
     let edits = 0
     const text = () => `${pick(words)} ${pick(words)}${chance(0.2) ? '-mix' : ''}`
 
-    const record = (type: ContentType, name: string, fields: Record<string, unknown>, leaderboards: LeaderboardRecord[] = []): ItemRecord => ({
+    const record = (
+        type: ContentType,
+        name: string,
+        fields: Record<string, unknown>,
+        leaderboards: LeaderboardRecord[] = [],
+    ): ItemRecord => ({
         type,
         name,
         file: `${plurals[type]}/${name}/item.yaml`,
         fields: normalizeFields(type, {
             title: chance(0.3) ? { en: text(), ja: text() } : text(),
-            author: chance(0.8) ? pick(['alice', 'bob', { en: 'carol', ja: 'キャロル' }]) : undefined,
+            author: chance(0.8)
+                ? pick(['alice', 'bob', { en: 'carol', ja: 'キャロル' }])
+                : undefined,
             description: chance(0.5) ? text() : undefined,
             rating: Math.floor(random() * 40),
             time: chance(0.9) ? Math.floor(random() * 50) * 1000 : undefined,
@@ -71,7 +78,16 @@ const makeRandom = (seed: number) => {
     /** One random change of a unit: a new version of its record, a broken one (null), or none (gone). */
     const step = (): Step => {
         edits++
-        const type = pick(['level', 'level', 'level', 'engine', 'skin', 'playlist', 'replay', 'post'] as const)
+        const type = pick([
+            'level',
+            'level',
+            'level',
+            'engine',
+            'skin',
+            'playlist',
+            'replay',
+            'post',
+        ] as const)
         const name = `${type}-${Math.floor(random() * (type === 'level' ? 12 : 3))}`
         const key = type === 'post' && chance(0.5) ? `posts/${name}.md` : `${plurals[type]}/${name}`
         if (chance(0.15)) return { key, record: undefined }
@@ -79,9 +95,25 @@ const makeRandom = (seed: number) => {
         const level = () => `level-${Math.floor(random() * 13)}`
         switch (type) {
             case 'level':
-                return { key, record: record(type, name, { engine: `engine-${Math.floor(random() * 4)}`, useSkin: chance(0.5) ? { useDefault: false, item: `skin-${Math.floor(random() * 4)}` } : undefined }, leaderboardsOf(name)) }
+                return {
+                    key,
+                    record: record(
+                        type,
+                        name,
+                        {
+                            engine: `engine-${Math.floor(random() * 4)}`,
+                            useSkin: chance(0.5)
+                                ? { useDefault: false, item: `skin-${Math.floor(random() * 4)}` }
+                                : undefined,
+                        },
+                        leaderboardsOf(name),
+                    ),
+                }
             case 'engine':
-                return { key, record: record(type, name, { skin: `skin-${Math.floor(random() * 4)}` }) }
+                return {
+                    key,
+                    record: record(type, name, { skin: `skin-${Math.floor(random() * 4)}` }),
+                }
             case 'playlist':
                 return { key, record: record(type, name, { levels: [level(), level()] }) }
             case 'replay':
@@ -98,7 +130,15 @@ const makeRandom = (seed: number) => {
                       name: 'top',
                       file: `levels/${name}/leaderboards/top.yaml`,
                       title: 'Top',
-                      records: [{ name: '1', rank: '1', player: 'p', value: '1', replays: [`replay-${Math.floor(random() * 4)}`] }],
+                      records: [
+                          {
+                              name: '1',
+                              rank: '1',
+                              player: 'p',
+                              value: '1',
+                              replays: [`replay-${Math.floor(random() * 4)}`],
+                          },
+                      ],
                   },
               ]
             : []
@@ -108,7 +148,14 @@ const makeRandom = (seed: number) => {
 
 /** Settings with a hand-picked section, in either fallback locale (which orders titles). */
 const settingsIn = (fallbackLocale: string) =>
-    normalizeServerSettings({ title: 'test', fallbackLocale, levels: { sections: [{ title: 'Picked', items: ['level-1', 'level-7', 'level-99'] }] } }, 'server.yaml')
+    normalizeServerSettings(
+        {
+            title: 'test',
+            fallbackLocale,
+            levels: { sections: [{ title: 'Picked', items: ['level-1', 'level-7', 'level-99'] }] },
+        },
+        'server.yaml',
+    )
 const settings = { en: settingsIn('en'), ja: settingsIn('ja') }
 
 /** The content state's side: numbered snapshots, each saying which units changed since the one before. */
@@ -119,34 +166,80 @@ const contentSeries = () => {
         const changes = new Map<string, ItemRecord | null | undefined>()
         for (const { key, record } of steps) changes.set(key, record)
         units = units.with(changes)
-        return { settings: settings[locale], units, problems: [], version: ++version, changed: new Set(changes.keys()) }
+        return {
+            settings: settings[locale],
+            units,
+            problems: [],
+            version: ++version,
+            changed: new Set(changes.keys()),
+        }
     }
 }
 
 const types: ContentType[] = ['post', 'playlist', 'level', 'skin', 'engine', 'replay']
 const names = (items: readonly ItemRecord[]) => items.map((item) => item.name)
-const sorts = [{ by: 'title', order: 'asc' }, { by: 'rating', order: 'desc' }] as const
-const queries = ['neon', 'dream night', 'ni', 'night-', 'échos', '夢', 'level-1', 'rain road', 'zzz', 'e', 'n 1', '7']
+const sorts = [
+    { by: 'title', order: 'asc' },
+    { by: 'rating', order: 'desc' },
+] as const
+const queries = [
+    'neon',
+    'dream night',
+    'ni',
+    'night-',
+    'échos',
+    '夢',
+    'level-1',
+    'rain road',
+    'zzz',
+    'e',
+    'n 1',
+    '7',
+]
 
 /** Everything a request can read of a catalog, in a form two catalogs can be compared by. */
 const view = (catalog: Catalog) => {
     const seen: Record<string, unknown> = {}
     for (const type of types) {
         seen[`${type} items`] = [...catalog.items[type].keys()].sort()
-        seen[`${type} items are the records`] = [...catalog.items[type].values()].map((item) => `${item.name}:${item.fields.rating}:${JSON.stringify(item.fields.title)}`).sort()
+        seen[`${type} items are the records`] = [...catalog.items[type].values()]
+            .map(
+                (item) => `${item.name}:${item.fields.rating}:${JSON.stringify(item.fields.title)}`,
+            )
+            .sort()
         seen[`${type} listed`] = names(catalog.listed[type])
-        for (const sort of sorts) seen[`${type} sorted ${sort.by}`] = names(catalog.sortedList(type, sort))
+        for (const sort of sorts)
+            seen[`${type} sorted ${sort.by}`] = names(catalog.sortedList(type, sort))
         // Every search read only after the next one ran: a result outlives the search arrays it was found in.
-        const results = queries.map((keywords) => runQuery(catalog.listed[type], { keywords, filters: [] }))
-        for (const keywords of queries) seen[`${type} search ${keywords}`] = names(runQuery(catalog.listed[type], { keywords, filters: [] }).slice())
-        for (const [at, keywords] of queries.entries()) assert.equal(names(results[at]!.slice()), seen[`${type} search ${keywords}`], `${type} "${keywords}" read after later searches`)
+        const results = queries.map((keywords) =>
+            runQuery(catalog.listed[type], { keywords, filters: [] }),
+        )
+        for (const keywords of queries)
+            seen[`${type} search ${keywords}`] = names(
+                runQuery(catalog.listed[type], { keywords, filters: [] }).slice(),
+            )
+        for (const [at, keywords] of queries.entries())
+            assert.equal(
+                names(results[at]!.slice()),
+                seen[`${type} search ${keywords}`],
+                `${type} "${keywords}" read after later searches`,
+            )
         for (const keywords of queries) {
-            seen[`${type} search ${keywords} by title`] = names(runQuery(catalog.sortedList(type, sorts[0]), { keywords, filters: [(item) => item.fields.rating > 10] }).slice())
+            seen[`${type} search ${keywords} by title`] = names(
+                runQuery(catalog.sortedList(type, sorts[0]), {
+                    keywords,
+                    filters: [(item) => item.fields.rating > 10],
+                }).slice(),
+            )
         }
         for (const item of catalog.listed[type]) {
             seen[`${type} ${item.name} by author`] = names(catalog.byAuthor(item))
-            seen[`${type} ${item.name} leaderboards`] = catalog.leaderboardsOf(item).map((leaderboard) => leaderboard.name)
-            seen[`${type} ${item.name} users`] = [...catalog.usersOf(item)].map(([type, users]) => `${type}:${names(users)}`)
+            seen[`${type} ${item.name} leaderboards`] = catalog
+                .leaderboardsOf(item)
+                .map((leaderboard) => leaderboard.name)
+            seen[`${type} ${item.name} users`] = [...catalog.usersOf(item)].map(
+                ([type, users]) => `${type}:${names(users)}`,
+            )
         }
     }
     seen.problems = catalog.problems.map((problem) => JSON.stringify(problem)).sort()
@@ -162,11 +255,18 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
         let catalog = new Catalog(next(Array.from({ length: 40 }, step)), options)
         for (let round = 0; round < 60; round++) {
             // Most changes are one unit; some are bursts, as a checkout would make.
-            const content = next(Array.from({ length: chance(0.8) ? 1 : 8 }, step), chance(0.9) ? 'en' : 'ja')
+            const content = next(
+                Array.from({ length: chance(0.8) ? 1 : 8 }, step),
+                chance(0.9) ? 'en' : 'ja',
+            )
             // Reading the catalog first builds its indexes, which the next one then carries on.
             view(catalog)
             catalog = new Catalog(content, options, catalog)
-            assert.equal(view(catalog), view(new Catalog(content, options)), `after ${edits()} edits (round ${round})`)
+            assert.equal(
+                view(catalog),
+                view(new Catalog(content, options)),
+                `after ${edits()} edits (round ${round})`,
+            )
         }
     })
 }
@@ -177,7 +277,10 @@ test('a catalog not made from the snapshot right before it is built from scratch
     const first = new Catalog(next(Array.from({ length: 30 }, step)), { drafts: false })
     next([step()])
     const skipped = next([step()])
-    assert.equal(view(new Catalog(skipped, { drafts: false }, first)), view(new Catalog(skipped, { drafts: false })))
+    assert.equal(
+        view(new Catalog(skipped, { drafts: false }, first)),
+        view(new Catalog(skipped, { drafts: false })),
+    )
 })
 
 test('an older snapshot keeps answering as it did after newer ones are made from it', () => {
@@ -186,7 +289,8 @@ test('an older snapshot keeps answering as it did after newer ones are made from
     const old = new Catalog(next(Array.from({ length: 40 }, step)), { drafts: false })
     const seen = view(old)
     let catalog = old
-    for (let round = 0; round < 20; round++) catalog = new Catalog(next([step(), step()]), { drafts: false }, catalog)
+    for (let round = 0; round < 20; round++)
+        catalog = new Catalog(next([step(), step()]), { drafts: false }, catalog)
     assert.equal(view(old), seen)
 })
 

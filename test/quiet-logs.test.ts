@@ -22,7 +22,8 @@ const capturedOutput = async (run: () => Promise<void>) => {
     // Formatted as the console formats it: an error with its stack and cause.
     console.error = (...args: unknown[]) => lines.push(format(...args))
     console.warn = console.error
-    process.stderr.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stderr.write
+    process.stderr.write = ((chunk: string | Uint8Array) =>
+        lines.push(String(chunk)) > 0) as typeof process.stderr.write
     try {
         await run()
     } finally {
@@ -34,13 +35,22 @@ const capturedOutput = async (run: () => Promise<void>) => {
 }
 
 /** Sends a GET over a raw socket and closes the connection after `bytes` bytes of the answer (0: before any). */
-const leaveMidAnswer = (port: number, path: string, headers: Record<string, string>, bytes: number) =>
+const leaveMidAnswer = (
+    port: number,
+    path: string,
+    headers: Record<string, string>,
+    bytes: number,
+) =>
     new Promise<number>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1')
         let received = 0
         socket.on('error', reject)
         socket.on('connect', () => {
-            const lines = [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)]
+            const lines = [
+                `GET ${path} HTTP/1.1`,
+                'Host: 127.0.0.1',
+                ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+            ]
             socket.write(`${lines.join('\r\n')}\r\n\r\n`)
             if (bytes === 0) {
                 socket.resetAndDestroy()
@@ -64,15 +74,29 @@ test('clients leaving mid-answer (a streamed file, compressed and plain pages) p
     await writeTree(content, { 'levels/first-steps/bgm.mp3': large })
     const server = await startTestServer({ content, watch: false })
     try {
-        const { body } = await getJson<{ item: { bgm: { url: string } } }>(`${server.root}/levels/first-steps`)
+        const { body } = await getJson<{ item: { bgm: { url: string } } }>(
+            `${server.root}/levels/first-steps`,
+        )
         const port = Number(new URL(server.url).port)
         const output = await capturedOutput(async () => {
             for (let round = 0; round < 5; round++) {
-                assert.ok((await leaveMidAnswer(port, body.item.bgm.url, {}, 64 * 1024)) >= 64 * 1024)
+                assert.ok(
+                    (await leaveMidAnswer(port, body.item.bgm.url, {}, 64 * 1024)) >= 64 * 1024,
+                )
                 await leaveMidAnswer(port, body.item.bgm.url, { Range: 'bytes=1000-' }, 16 * 1024)
                 await leaveMidAnswer(port, body.item.bgm.url, {}, 0)
-                await leaveMidAnswer(port, `/service/levels/list?localization=en&round=${round}`, { 'Accept-Encoding': 'gzip, deflate, br' }, 0)
-                await leaveMidAnswer(port, `/service/levels/list?type=quick&keywords=e&round=${round}`, {}, 1)
+                await leaveMidAnswer(
+                    port,
+                    `/service/levels/list?localization=en&round=${round}`,
+                    { 'Accept-Encoding': 'gzip, deflate, br' },
+                    0,
+                )
+                await leaveMidAnswer(
+                    port,
+                    `/service/levels/list?type=quick&keywords=e&round=${round}`,
+                    {},
+                    1,
+                )
             }
             // Whatever the server reports, it reports by now.
             await new Promise((resolve) => setTimeout(resolve, 300))
@@ -90,8 +114,13 @@ test('a real error prints once, with its cause; a client gone prints nothing', a
     const cause = new Error('the disk is on fire')
     const output = await capturedOutput(async () => {
         reportError(new Error('cannot render the page', { cause }), 'GET /service/levels/list')
-        reportError(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }), 'GET /service/levels/list')
-        reportError(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
+        reportError(
+            Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }),
+            'GET /service/levels/list',
+        )
+        reportError(
+            Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }),
+        )
     })
     assert.is(output.length, 1, output.join('\n'))
     assert.match(output[0]!, /GET \/service\/levels\/list/)

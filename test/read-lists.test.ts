@@ -38,27 +38,41 @@ test.after(async () => {
 })
 
 const { get, list, listNames } = listClient(() => server)
-const allTypesWithItems = contentTypes.filter((type) => readRecords(type).some((record) => !record.draft))
+const allTypesWithItems = contentTypes.filter((type) =>
+    readRecords(type).some((record) => !record.draft),
+)
 
 // ---------------------------------------------------------------- E1
 
 test('E1: /info is a ServerInfo with sign-in, one button per type that has items, then configuration', async () => {
-    const { status, headers, body } = await get<{ buttons: { type: string }[]; configuration: { options: unknown[] } }>('/info')
+    const { status, headers, body } = await get<{
+        buttons: { type: string }[]
+        configuration: { options: unknown[] }
+    }>('/info')
     assert.is(status, 200)
     assert.is(headers.get('service-version'), version.sonolus)
     assertShape('ServerInfo', body)
     const buttonTypes = body.buttons.map((button) => button.type)
     assert.is(buttonTypes[0], 'authentication', 'sign-in comes first, since it is on by default')
     assert.is(buttonTypes.at(-1), 'configuration', 'configuration comes last')
-    assert.equal([...buttonTypes.slice(1, -1)].sort(), [...allTypesWithItems].sort(), 'one button per type with items')
-    assert.not.ok(buttonTypes.includes('room') || buttonTypes.includes('user'), 'no buttons for types without items, nor rooms without multiplayer')
+    assert.equal(
+        [...buttonTypes.slice(1, -1)].sort(),
+        [...allTypesWithItems].sort(),
+        'one button per type with items',
+    )
+    assert.not.ok(
+        buttonTypes.includes('room') || buttonTypes.includes('user'),
+        'no buttons for types without items, nor rooms without multiplayer',
+    )
     assert.is(new Set(buttonTypes).size, buttonTypes.length, 'no button twice')
 })
 
 test('E1: the configuration options are the declared ones, localized', async () => {
     const declared = readServerYaml().configuration!.options
     for (const locale of ['en', 'ja']) {
-        const { body } = await get<{ configuration: { options: Record<string, unknown>[] } }>(`/info?localization=${locale}`)
+        const { body } = await get<{ configuration: { options: Record<string, unknown>[] } }>(
+            `/info?localization=${locale}`,
+        )
         const options = body.configuration.options
         assert.is(options.length, declared.length)
         const hideBelow = options.find((option) => option.query === 'hideBelow')!
@@ -71,7 +85,8 @@ test('E1: the configuration options are the declared ones, localized', async () 
         assert.is(hideBelow.max, source.max)
         assert.is(hideBelow.step, source.step)
         assert.is(hideBelow.required, false)
-        for (const shelfOnly of ['filter', 'compare', 'types']) assert.not.ok(shelfOnly in hideBelow, `"${shelfOnly}" is not sent to the app`)
+        for (const shelfOnly of ['filter', 'compare', 'types'])
+            assert.not.ok(shelfOnly in hideBelow, `"${shelfOnly}" is not sent to the app`)
     }
 })
 
@@ -80,7 +95,9 @@ test('E1: title and description follow localization; an unknown locale falls bac
     const fallback = settings.fallbackLocale ?? 'en'
     const en = await get<{ title: string; description?: string }>('/info?localization=en')
     const ja = await get<{ title: string; description?: string }>('/info?localization=ja')
-    const unknown = await get<{ title: string; description?: string }>('/info?localization=xx-unknown')
+    const unknown = await get<{ title: string; description?: string }>(
+        '/info?localization=xx-unknown',
+    )
     const none = await get<{ title: string; description?: string }>('/info')
     assert.is(en.body.title, localize(settings.title, 'en'))
     assert.is(ja.body.title, localize(settings.title, 'ja'))
@@ -107,8 +124,10 @@ test('E8: /{type}/info is a ServerItemInfo for every type, rooms and users inclu
         assert.is(status, 200, `${type}s/info`)
         assertShape('ServerItemInfo', body)
         const settings = typeSettings(type)
-        if (settings.title !== undefined) assert.is(body.title, localize(settings.title, 'en'), `${type}s title`)
-        if (type === 'room' || type === 'user') assert.equal(body.sections, [], `${type}s has no items, so no sections`)
+        if (settings.title !== undefined)
+            assert.is(body.title, localize(settings.title, 'en'), `${type}s title`)
+        if (type === 'room' || type === 'user')
+            assert.equal(body.sections, [], `${type}s has no items, so no sections`)
     }
 })
 
@@ -116,12 +135,22 @@ test('E8: the level search form and its options are exactly as declared, localiz
     const declared = typeSettings('level').searches!
     for (const locale of ['en', 'ja']) {
         const { body } = await get<ItemInfo>(`/levels/info?localization=${locale}`)
-        assert.equal(body.searches, declared.map((form) => expectedForm(form, locale)), `searches in ${locale}`)
+        assert.equal(
+            body.searches,
+            declared.map((form) => expectedForm(form, locale)),
+            `searches in ${locale}`,
+        )
         const listBody = await list('level', { localization: locale })
-        assert.equal(listBody.searches, body.searches, `the list offers the same searches in ${locale}`)
+        assert.equal(
+            listBody.searches,
+            body.searches,
+            `the list offers the same searches in ${locale}`,
+        )
     }
     const ja = await get<ItemInfo>('/levels/info?localization=ja')
-    const featured = (ja.body.searches as { options: { query: string; name: string }[] }[])[0]!.options.find((option) => option.query === 'featured')!
+    const featured = (
+        ja.body.searches as { options: { query: string; name: string }[] }[]
+    )[0]!.options.find((option) => option.query === 'featured')!
     assert.is(featured.name, 'おすすめのみ')
 })
 
@@ -135,7 +164,11 @@ test('E8: the Newest section comes first and holds the newest listed items of it
         assert.is(newest.title, '#NEWEST', `${type}s: Newest first`)
         assert.is(newest.itemType, type)
         assert.ok(newest.items.length > 0 && newest.items.length <= listed.length)
-        assert.equal(names(newest.items), listed.slice(0, newest.items.length), `${type}s: newest first`)
+        assert.equal(
+            names(newest.items),
+            listed.slice(0, newest.items.length),
+            `${type}s: newest first`,
+        )
     }
 })
 
@@ -157,10 +190,22 @@ test('E8: the declared level sections follow Newest, localized, with their items
             if (section.search) {
                 assert.is(got.searchValues, section.search)
                 // This section is `type=advanced&sort=rating`: every listed level by rating, highest first.
-                const byRating = [...listed].sort((a, b) => (b.fields.rating as number) - (a.fields.rating as number) || newestFirst(a, b))
-                assert.equal(names(got.items), nameList(byRating).slice(0, section.limit ?? 5), `${localize(section.title, 'en')} items`)
+                const byRating = [...listed].sort(
+                    (a, b) =>
+                        (b.fields.rating as number) - (a.fields.rating as number) ||
+                        newestFirst(a, b),
+                )
+                assert.equal(
+                    names(got.items),
+                    nameList(byRating).slice(0, section.limit ?? 5),
+                    `${localize(section.title, 'en')} items`,
+                )
             } else {
-                assert.equal(names(got.items), section.items, `${localize(section.title, 'en')} items in the declared order`)
+                assert.equal(
+                    names(got.items),
+                    section.items,
+                    `${localize(section.title, 'en')} items in the declared order`,
+                )
             }
         }
     }
@@ -172,7 +217,11 @@ test('E8: unlisted and draft items are never in sections', async () => {
         if (!hidden.length) continue
         const { body } = await get<ItemInfo>(`/${type}s/info`)
         const shown = new Set(names(body.sections.flatMap((section) => section.items)))
-        for (const record of hidden) assert.not.ok(shown.has(record.name), `${type} "${record.name}" is hidden, yet in a section`)
+        for (const record of hidden)
+            assert.not.ok(
+                shown.has(record.name),
+                `${type} "${record.name}" is hidden, yet in a section`,
+            )
     }
     // secret-garden has the highest rating: without the rule it would top "Hardest".
     const { body } = await get<ItemInfo>('/levels/info')
@@ -191,7 +240,8 @@ test('E9: every type lists its listed items, newest first, in pages of 20', asyn
         assert.equal(names(body.items), listed.slice(0, 20), `${type}s/list items`)
         if (paging === 'cursor') {
             assert.ok(body.pageCount < 0, `${type}s use cursor paging`)
-            if (listed.length <= 20) assert.is(body.cursor, undefined, `${type}s: no cursor on the last page`)
+            if (listed.length <= 20)
+                assert.is(body.cursor, undefined, `${type}s: no cursor on the last page`)
             else assert.type(body.cursor, 'string', `${type}s: a cursor to the next page`)
         } else {
             assert.is(body.pageCount, Math.ceil(listed.length / 20), `${type}s pageCount`)
@@ -204,7 +254,8 @@ test('E9: every item in a list, nested ones included, carries source = the confi
     for (const type of contentTypes) {
         const items = collectItems(await list(type))
         assert.ok(items.length > 0, `${type}s has items`)
-        for (const item of items) assert.is(item.source, address, `${type}s/list: ${item.name}.source`)
+        for (const item of items)
+            assert.is(item.source, address, `${type}s/list: ${item.name}.source`)
     }
 })
 
@@ -212,14 +263,29 @@ test('E9: the level list is localized', async () => {
     const en = await list('level', { localization: 'en' })
     const ja = await list('level', { localization: 'ja' })
     for (const record of levels()) {
-        assert.is(en.items.find((item) => item.name === record.name)!.title, localize(record.fields.title, 'en'))
-        assert.is(ja.items.find((item) => item.name === record.name)!.title, localize(record.fields.title, 'ja'))
-        assert.is(ja.items.find((item) => item.name === record.name)!.artists, localize(record.fields.artists, 'ja'))
+        assert.is(
+            en.items.find((item) => item.name === record.name)!.title,
+            localize(record.fields.title, 'en'),
+        )
+        assert.is(
+            ja.items.find((item) => item.name === record.name)!.title,
+            localize(record.fields.title, 'ja'),
+        )
+        assert.is(
+            ja.items.find((item) => item.name === record.name)!.artists,
+            localize(record.fields.artists, 'ja'),
+        )
     }
 })
 
 test('E9: unlisted and draft items never appear in lists or searches', async () => {
-    const queries: Record<string, string>[] = [{}, { type: 'quick', keywords: 'garden' }, { type: 'quick', keywords: 'sketch' }, { type: 'advanced', genre: 'rock' }, { type: 'advanced', sort: 'rating' }]
+    const queries: Record<string, string>[] = [
+        {},
+        { type: 'quick', keywords: 'garden' },
+        { type: 'quick', keywords: 'sketch' },
+        { type: 'advanced', genre: 'rock' },
+        { type: 'advanced', sort: 'rating' },
+    ]
     for (const query of queries) {
         const got = await listNames('level', query)
         assert.not.ok(got.includes('secret-garden'), `secret-garden in ${JSON.stringify(query)}`)

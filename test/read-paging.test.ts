@@ -26,7 +26,8 @@ const addLevels = async (root: string) => {
     for (let index = 1; index <= extraLevels; index++) {
         const folder = join(root, 'levels', `generated-${pad(index)}`)
         await mkdir(folder)
-        for (const file of ['cover.png', 'bgm.mp3', 'data.json']) await copyFile(join(root, 'levels', 'first-steps', file), join(folder, file))
+        for (const file of ['cover.png', 'bgm.mp3', 'data.json'])
+            await copyFile(join(root, 'levels', 'first-steps', file), join(folder, file))
         await writeFile(
             join(folder, 'item.yaml'),
             [
@@ -44,7 +45,8 @@ const addReplays = async (root: string) => {
     for (let index = 1; index <= extraReplays; index++) {
         const folder = join(root, 'replays', `generated-${pad(index)}`)
         await mkdir(folder)
-        for (const file of ['data.json', 'configuration.json']) await copyFile(join(root, 'replays', 'alice-first-steps', file), join(folder, file))
+        for (const file of ['data.json', 'configuration.json'])
+            await copyFile(join(root, 'replays', 'alice-first-steps', file), join(folder, file))
         await writeFile(
             join(folder, 'item.yaml'),
             [
@@ -107,8 +109,14 @@ test('page mode: 20 levels a page, pageCount = ceil(n / 20), pages together are 
     const pages = await allPages()
     assert.is(pages[0]!.pageCount, Math.ceil(expected.length / 20))
     assert.is(pages.length, 3)
-    assert.equal(pages.map((page) => page.items.length), [20, 20, expected.length - 40])
-    assert.equal(pages.flatMap((page) => names(page.items)), expected)
+    assert.equal(
+        pages.map((page) => page.items.length),
+        [20, 20, expected.length - 40],
+    )
+    assert.equal(
+        pages.flatMap((page) => names(page.items)),
+        expected,
+    )
     for (const page of pages) assert.is(page.cursor, undefined)
 })
 
@@ -123,7 +131,10 @@ test('page mode: a page beyond the end is empty, with the same pageCount', async
 
 test('page mode: page=0 is the same as no page', async () => {
     assert.equal(await list('level', { page: '0' }), await list('level'))
-    assert.equal(await list('level', { page: '0', type: 'quick', keywords: 'generated' }), await list('level', { type: 'quick', keywords: 'generated' }))
+    assert.equal(
+        await list('level', { page: '0', type: 'quick', keywords: 'generated' }),
+        await list('level', { type: 'quick', keywords: 'generated' }),
+    )
 })
 
 test('page mode: a page that is not a number counted from 0 is a 400 with a message', async () => {
@@ -135,33 +146,59 @@ test('page mode: a page that is not a number counted from 0 is a 400 with a mess
 
 test('page mode: searches page too, and each page repeats the query', async () => {
     const byRating = [...listedRecords('level', folder)].sort(
-        (a, b) => (b.fields.rating as number) - (a.fields.rating as number) || (b.time ?? -Infinity) - (a.time ?? -Infinity) || (a.name < b.name ? -1 : 1),
+        (a, b) =>
+            (b.fields.rating as number) - (a.fields.rating as number) ||
+            (b.time ?? -Infinity) - (a.time ?? -Infinity) ||
+            (a.name < b.name ? -1 : 1),
     )
     const sorted = await allPages({ type: 'advanced', sort: 'rating' })
-    assert.equal(sorted.flatMap((page) => names(page.items)), nameList(byRating))
+    assert.equal(
+        sorted.flatMap((page) => names(page.items)),
+        nameList(byRating),
+    )
 
-    const generated = nameList(listedRecords('level', folder).filter((record) => record.name.startsWith('generated-')))
+    const generated = nameList(
+        listedRecords('level', folder).filter((record) => record.name.startsWith('generated-')),
+    )
     const quick = await allPages({ type: 'quick', keywords: 'generated level' })
     assert.is(quick[0]!.pageCount, 2)
-    assert.equal(quick.flatMap((page) => names(page.items)), generated)
+    assert.equal(
+        quick.flatMap((page) => names(page.items)),
+        generated,
+    )
 
-    const rock = nameList(listedRecords('level', folder).filter((record) => (record.fields.meta as { genre?: string } | undefined)?.genre === 'rock'))
+    const rock = nameList(
+        listedRecords('level', folder).filter(
+            (record) => (record.fields.meta as { genre?: string } | undefined)?.genre === 'rock',
+        ),
+    )
     const rockPages = await allPages({ type: 'advanced', genre: 'rock' })
     assert.is(rockPages[0]!.pageCount, Math.ceil(rock.length / 20))
-    assert.equal(rockPages.flatMap((page) => names(page.items)), rock)
+    assert.equal(
+        rockPages.flatMap((page) => names(page.items)),
+        rock,
+    )
 })
 
 test('page mode: the configuration filter changes pageCount', async () => {
-    const kept = nameList(listedRecords('level', folder).filter((record) => (record.fields.rating as number) >= 20))
+    const kept = nameList(
+        listedRecords('level', folder).filter((record) => (record.fields.rating as number) >= 20),
+    )
     const pages = await allPages({ hideBelow: '20' })
     assert.is(pages[0]!.pageCount, Math.ceil(kept.length / 20))
-    assert.equal(pages.flatMap((page) => names(page.items)), kept)
+    assert.equal(
+        pages.flatMap((page) => names(page.items)),
+        kept,
+    )
 })
 
 test('cursor mode: replays page by cursor until it is absent, 20 a page, nothing repeated or lost', async () => {
     const expected = nameList(listedRecords('replay', folder))
     const pages = await followCursor()
-    assert.equal(pages.map((page) => page.items.length), [20, 20, expected.length - 40])
+    assert.equal(
+        pages.map((page) => page.items.length),
+        [20, 20, expected.length - 40],
+    )
     const seen = pages.flatMap((page) => names(page.items))
     assert.is(new Set(seen).size, seen.length, 'no replay twice')
     assert.equal(seen, expected)
@@ -170,11 +207,21 @@ test('cursor mode: replays page by cursor until it is absent, 20 a page, nothing
 })
 
 test('cursor mode: a search follows its cursor with the query repeated', async () => {
-    const expected = nameList(listedRecords('replay', folder).filter((record) => String(record.fields.title).startsWith('Marathon')))
+    const expected = nameList(
+        listedRecords('replay', folder).filter((record) =>
+            String(record.fields.title).startsWith('Marathon'),
+        ),
+    )
     assert.is(expected.length, 25, 'self-check')
     const pages = await followCursor({ type: 'quick', keywords: 'marathon' })
-    assert.equal(pages.map((page) => page.items.length), [20, 5])
-    assert.equal(pages.flatMap((page) => names(page.items)), expected)
+    assert.equal(
+        pages.map((page) => page.items.length),
+        [20, 5],
+    )
+    assert.equal(
+        pages.flatMap((page) => names(page.items)),
+        expected,
+    )
 })
 
 test('cursor mode: a cursor the server never handed out is a 400 with a message', async () => {
@@ -186,7 +233,9 @@ test('cursor mode: a cursor the server never handed out is a 400 with a message'
         '%00',
     ]
     for (const cursor of forged) {
-        const response = await getJson(`${server.root}/replays/list?cursor=${encodeURIComponent(cursor)}`)
+        const response = await getJson(
+            `${server.root}/replays/list?cursor=${encodeURIComponent(cursor)}`,
+        )
         assertJsonError(response, 400, `cursor=${cursor}`)
     }
 })

@@ -9,7 +9,12 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { contentTypes, protocolTypes, readLeaderboards, readRecords } from './support/content-files.js'
+import {
+    contentTypes,
+    protocolTypes,
+    readLeaderboards,
+    readRecords,
+} from './support/content-files.js'
 import { assertJsonError, rawRequest, type RawResponse } from './support/http.js'
 import { assertShape } from './support/response-shapes.js'
 import { tinyMp3, writeTree } from './support/fixtures.js'
@@ -36,7 +41,13 @@ const walk = (value: unknown, where: string, role = '') => {
                 assert.is(known.url, object.url, `one hash, one url (${object.hash})`)
                 known.roles.add(role)
             } else {
-                srls.set(object.hash, { hash: object.hash, url: object.url, role, roles: new Set([role]), where })
+                srls.set(object.hash, {
+                    hash: object.hash,
+                    url: object.url,
+                    role,
+                    roles: new Set([role]),
+                    where,
+                })
             }
         }
         for (const [key, entry] of Object.entries(object)) walk(entry, where, key)
@@ -61,22 +72,48 @@ test.before(async () => {
         for (const record of readRecords(type).filter((entry) => !entry.draft)) {
             await collect(`/${type}s/${record.name}`)
             for (const leaderboard of readLeaderboards(type, record.name)) {
-                for (const entry of leaderboard.records) await collect(`/${type}s/${record.name}/leaderboards/${leaderboard.name}/records/${entry.name}`)
+                for (const entry of leaderboard.records)
+                    await collect(
+                        `/${type}s/${record.name}/leaderboards/${leaderboard.name}/records/${entry.name}`,
+                    )
             }
         }
     }
-    for (const srl of srls.values()) responses.set(srl.hash, await rawRequest(server.url, srl.url, { headers: { 'accept-encoding': 'gzip, deflate, br' } }))
+    for (const srl of srls.values())
+        responses.set(
+            srl.hash,
+            await rawRequest(server.url, srl.url, {
+                headers: { 'accept-encoding': 'gzip, deflate, br' },
+            }),
+        )
 })
 
 test.after(async () => {
     await server?.stop()
 })
 
-const withRole = (...roles: string[]) => [...srls.values()].filter((srl) => roles.some((role) => srl.roles.has(role)))
+const withRole = (...roles: string[]) =>
+    [...srls.values()].filter((srl) => roles.some((role) => srl.roles.has(role)))
 
 test('self-check: the walk found the resources of every kind', () => {
     assert.ok(srls.size >= 40, `${srls.size} resources`)
-    for (const role of ['banner', 'cover', 'bgm', 'preview', 'data', 'thumbnail', 'texture', 'image', 'configuration', 'audio', 'playData', 'watchData', 'previewData', 'tutorialData', 'rom']) {
+    for (const role of [
+        'banner',
+        'cover',
+        'bgm',
+        'preview',
+        'data',
+        'thumbnail',
+        'texture',
+        'image',
+        'configuration',
+        'audio',
+        'playData',
+        'watchData',
+        'previewData',
+        'tutorialData',
+        'rom',
+    ]) {
         assert.ok(withRole(role).length > 0, `a "${role}" resource`)
     }
 })
@@ -126,12 +163,24 @@ test('content types: images, audio and zip archives', () => {
     for (const [roles, type] of expected) {
         const found = withRole(...roles)
         assert.ok(found.length > 0)
-        for (const srl of found) assert.is(responses.get(srl.hash)!.header('content-type'), type, `${srl.role} ${srl.url}`)
+        for (const srl of found)
+            assert.is(
+                responses.get(srl.hash)!.header('content-type'),
+                type,
+                `${srl.role} ${srl.url}`,
+            )
     }
 })
 
 test('gzip resources are sent without Content-Encoding, even to a client accepting gzip, and gunzip to JSON', () => {
-    const gzipJson = withRole('data', 'configuration', 'playData', 'watchData', 'previewData', 'tutorialData')
+    const gzipJson = withRole(
+        'data',
+        'configuration',
+        'playData',
+        'watchData',
+        'previewData',
+        'tutorialData',
+    )
     assert.ok(gzipJson.length >= 10)
     for (const srl of gzipJson) {
         const response = responses.get(srl.hash)!
@@ -146,7 +195,12 @@ test('gzip resources are sent without Content-Encoding, even to a client accepti
         assert.is(response.header('content-encoding'), undefined)
         assert.is(gunzipSync(response.body).length % 4, 0, 'a ROM is float32 values')
     }
-    for (const srl of withRole('cover', 'bgm', 'audio')) assert.is(responses.get(srl.hash)!.header('content-encoding'), undefined, `${srl.role}: sent as stored`)
+    for (const srl of withRole('cover', 'bgm', 'audio'))
+        assert.is(
+            responses.get(srl.hash)!.header('content-encoding'),
+            undefined,
+            `${srl.role}: sent as stored`,
+        )
 })
 
 test('a Range request on a level bgm is a 206 with the right Content-Range and bytes', async () => {
@@ -166,23 +220,32 @@ test('a Range request on a level bgm is a 206 with the right Content-Range and b
         assert.ok(response.body.equals(full.subarray(start, end + 1)), `${range}: the bytes`)
         assert.is(response.header('content-type'), 'audio/mpeg')
     }
-    const unsatisfiable = await rawRequest(server.url, body.item.bgm.url, { headers: { range: `bytes=${full.length + 10}-` } })
+    const unsatisfiable = await rawRequest(server.url, body.item.bgm.url, {
+        headers: { range: `bytes=${full.length + 10}-` },
+    })
     assert.is(unsatisfiable.status, 416)
 })
 
 test('a small resource is answered again from memory, a large one streams, a Range always goes to the file, one gone from disk is a 404', async () => {
     const content = await copyContent()
     // A bgm of 1 MiB, past what is kept in memory; its bytes differ at every position that matters.
-    const large = Buffer.concat([tinyMp3(7), Buffer.from(Array.from({ length: 1024 * 1024 }, (_, index) => (index * 31) % 251))])
+    const large = Buffer.concat([
+        tinyMp3(7),
+        Buffer.from(Array.from({ length: 1024 * 1024 }, (_, index) => (index * 31) % 251)),
+    ])
     await writeTree(content, { 'levels/first-steps/bgm.mp3': large })
     const copy = await startTestServer({ content, watch: false })
     try {
-        const { body } = await getJson<{ item: { bgm: Srl; cover: Srl } }>(`${copy.root}/levels/first-steps`)
+        const { body } = await getJson<{ item: { bgm: Srl; cover: Srl } }>(
+            `${copy.root}/levels/first-steps`,
+        )
         assert.is(body.item.bgm.hash, sha1(large))
         const first = await rawRequest(copy.url, body.item.bgm.url)
         assert.is(first.status, 200)
         assert.ok(first.body.equals(large), 'the large file whole')
-        const partial = await rawRequest(copy.url, body.item.bgm.url, { headers: { range: 'bytes=1000-1999' } })
+        const partial = await rawRequest(copy.url, body.item.bgm.url, {
+            headers: { range: 'bytes=1000-1999' },
+        })
         assert.is(partial.status, 206)
         assert.ok(partial.body.equals(large.subarray(1000, 2000)))
 
@@ -193,7 +256,9 @@ test('a small resource is answered again from memory, a large one streams, a Ran
         assert.is(sha1(again.body), body.item.cover.hash)
         assert.is(again.header('cache-control'), cover.header('cache-control'))
         assert.is(again.header('content-type'), 'image/png')
-        const coverRange = await rawRequest(copy.url, body.item.cover.url, { headers: { range: 'bytes=0-7' } })
+        const coverRange = await rawRequest(copy.url, body.item.cover.url, {
+            headers: { range: 'bytes=0-7' },
+        })
         assert.is(coverRange.status, 206, 'a Range on a resource answered from memory before')
         assert.ok(coverRange.body.equals(cover.body.subarray(0, 8)))
 
@@ -204,7 +269,11 @@ test('a small resource is answered again from memory, a large one streams, a Ran
         await rm(join(content, 'levels/first-steps/bgm.mp3'))
         for (const srl of [other.body.item.cover, body.item.bgm]) {
             const gone = await rawRequest(copy.url, srl.url)
-            assertJsonError({ status: gone.status, headers: gone.headers, body: gone.json() }, 404, srl.url)
+            assertJsonError(
+                { status: gone.status, headers: gone.headers, body: gone.json() },
+                404,
+                srl.url,
+            )
         }
     } finally {
         await copy.stop()

@@ -10,7 +10,15 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { assertJsonError } from './support/http.js'
 import { assertShape } from './support/response-shapes.js'
-import { authenticateBody, createTestSigner, joinRoomBody, postSigned, signed, testProfile, type TestSigner } from './support/signing.js'
+import {
+    authenticateBody,
+    createTestSigner,
+    joinRoomBody,
+    postSigned,
+    signed,
+    testProfile,
+    type TestSigner,
+} from './support/signing.js'
 import { getJson, startTestServer, type TestServer } from './support/server.js'
 
 const test = suite('multiplayer rooms')
@@ -22,7 +30,10 @@ let server: TestServer
 test.before(async () => {
     assertShape('ServerMessage', {})
     signer = await createTestSigner()
-    server = await startTestServer({ signIn: { signatureKey: signer.publicKeyFile, sessionSecret: secret }, multiplayer: { url: multiplayerUrl } })
+    server = await startTestServer({
+        signIn: { signatureKey: signer.publicKeyFile, sessionSecret: secret },
+        multiplayer: { url: multiplayerUrl },
+    })
 })
 
 test.after(async () => {
@@ -31,10 +42,19 @@ test.after(async () => {
 
 type Answer<T> = { status: number; headers: Headers; body: T & { message?: string } }
 
-const answer = async <T>(response: Response): Promise<Answer<T>> => ({ status: response.status, headers: response.headers, body: (await response.json()) as T & { message?: string } })
+const answer = async <T>(response: Response): Promise<Answer<T>> => ({
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as T & { message?: string },
+})
 
 const sessionOf = async (target: TestServer, id: string, name: string) => {
-    const response = await answer<{ session: string }>(await postSigned(`${target.root}/authenticate`, await signed(signer, authenticateBody(target.url, testProfile(id, name)))))
+    const response = await answer<{ session: string }>(
+        await postSigned(
+            `${target.root}/authenticate`,
+            await signed(signer, authenticateBody(target.url, testProfile(id, name))),
+        ),
+    )
     assert.is(response.status, 200, response.body.message)
     return response.body.session
 }
@@ -43,24 +63,55 @@ const reserve = async (target: TestServer, session: string | undefined) =>
     answer<{ name: string; key: string }>(
         await fetch(`${target.root}/rooms/create`, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', ...(session ? { 'Service-Session': session } : {}) },
+            headers: {
+                'Content-Type': 'application/json',
+                ...(session ? { 'Service-Session': session } : {}),
+            },
             body: '{}',
         }),
     )
 
-type Join = { room: string; id?: string; name?: string; key?: string; query?: string; target?: TestServer; signedRoom?: string }
+type Join = {
+    room: string
+    id?: string
+    name?: string
+    key?: string
+    query?: string
+    target?: TestServer
+    signedRoom?: string
+}
 
-const join = async ({ room, id = 'host-1', name = 'Host', key, query = '', target = server, signedRoom = room }: Join) => {
-    const request = await signed(signer, joinRoomBody(target.url, signedRoom, testProfile(id, name)))
-    const response = await postSigned(`${target.root}/rooms/${room}${query}`, request, key === undefined ? {} : { 'Service-Room-Key': key })
-    return { request, response: await answer<{ url: string; type: string; session: string }>(response) }
+const join = async ({
+    room,
+    id = 'host-1',
+    name = 'Host',
+    key,
+    query = '',
+    target = server,
+    signedRoom = room,
+}: Join) => {
+    const request = await signed(
+        signer,
+        joinRoomBody(target.url, signedRoom, testProfile(id, name)),
+    )
+    const response = await postSigned(
+        `${target.root}/rooms/${room}${query}`,
+        request,
+        key === undefined ? {} : { 'Service-Room-Key': key },
+    )
+    return {
+        request,
+        response: await answer<{ url: string; type: string; session: string }>(response),
+    }
 }
 
 /** What a multiplayer server does with the join's session: check its MAC with the shared secret, then read it. */
 const verifyRoomSession = (token: string) => {
     const [version, payload, mac] = token.split('.')
     assert.is(version, 'v1')
-    const expected = createHmac('sha256', secret).update(`shelf/room/v1.${payload}`).digest('base64url')
+    const expected = createHmac('sha256', secret)
+        .update(`shelf/room/v1.${payload}`)
+        .digest('base64url')
     assert.is(mac, expected, 'the room session is signed with the shared secret')
     return JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as {
         room: string
@@ -74,11 +125,19 @@ const verifyRoomSession = (token: string) => {
 }
 
 test('the rooms landing page offers the declared create form; the home page a rooms button', async () => {
-    const info = await getJson<{ creates: { type: string; options: { query: string }[] }[] }>(`${server.root}/rooms/info?localization=en`)
+    const info = await getJson<{ creates: { type: string; options: { query: string }[] }[] }>(
+        `${server.root}/rooms/info?localization=en`,
+    )
     assert.is(info.status, 200)
     assertShape('ServerItemInfo', info.body)
-    assert.equal(info.body.creates.map((form) => form.type), ['round'])
-    assert.equal(info.body.creates[0]!.options.map((option) => option.query), ['title', 'mode', 'players', 'spectators'])
+    assert.equal(
+        info.body.creates.map((form) => form.type),
+        ['round'],
+    )
+    assert.equal(
+        info.body.creates[0]!.options.map((option) => option.query),
+        ['title', 'mode', 'players', 'spectators'],
+    )
     const home = await getJson<{ buttons: { type: string }[] }>(`${server.root}/info`)
     assert.ok(home.body.buttons.some((button) => button.type === 'room'))
 })
@@ -109,9 +168,18 @@ test('E7: the creator opens the room with the key and the form values; others jo
     const token = verifyRoomSession(created.response.body.session)
     assert.is(token.room, name)
     assert.is(token.creating, true)
-    assert.equal(Object.fromEntries(new URLSearchParams(token.values)), { type: 'round', title: 'Friday night', mode: 'ranked', players: '6' })
+    assert.equal(Object.fromEntries(new URLSearchParams(token.values)), {
+        type: 'round',
+        title: 'Friday night',
+        mode: 'ranked',
+        players: '6',
+    })
     assert.is(token.user.id, 'host-1')
-    assert.is(Buffer.from(token.roomUser.authentication, 'base64').toString('utf8'), created.request.body.toString('utf8'), 'the raw join body, for the multiplayer server to re-verify')
+    assert.is(
+        Buffer.from(token.roomUser.authentication, 'base64').toString('utf8'),
+        created.request.body.toString('utf8'),
+        'the raw join body, for the multiplayer server to re-verify',
+    )
     assert.is(token.roomUser.signature, created.request.signature)
     assert.ok(token.exp > Date.now())
 
@@ -131,21 +199,30 @@ test('E7: the creator opens the room with the key and the form values; others jo
     assert.ok(listed, 'the room is listed')
     assert.is(listed!.title, 'Friday night')
     assert.is(listed!.master, 'Host#1000')
-    assert.equal(listed!.tags.map((tag) => tag.title), ['Mode: Ranked', 'Players: 6', 'Spectators welcome: on'])
+    assert.equal(
+        listed!.tags.map((tag) => tag.title),
+        ['Mode: Ranked', 'Players: 6', 'Spectators welcome: on'],
+    )
 
-    const details = await getJson<{ item: RoomItem; description: string }>(`${server.root}/rooms/${name}?localization=ja`)
+    const details = await getJson<{ item: RoomItem; description: string }>(
+        `${server.root}/rooms/${name}?localization=ja`,
+    )
     assert.is(details.status, 200)
     assertShape('RoomDetails', details.body)
     assert.match(details.body.description, /モード: ランクマッチ/)
     assert.is(details.body.item.subtitle, '新しいルーム')
 
-    const searched = await getJson<{ items: RoomItem[] }>(`${server.root}/rooms/list?type=quick&keywords=friday`)
+    const searched = await getJson<{ items: RoomItem[] }>(
+        `${server.root}/rooms/list?type=quick&keywords=friday`,
+    )
     assert.ok(searched.body.items.some((room) => room.name === name))
-    const missed = await getJson<{ items: RoomItem[] }>(`${server.root}/rooms/list?type=quick&keywords=saturday`)
+    const missed = await getJson<{ items: RoomItem[] }>(
+        `${server.root}/rooms/list?type=quick&keywords=saturday`,
+    )
     assert.not.ok(missed.body.items.some((room) => room.name === name))
 })
 
-test('E7 refusals: a wrong key, a used key, another user\'s key, the wrong room, an unknown room', async () => {
+test("E7 refusals: a wrong key, a used key, another user's key, the wrong room, an unknown room", async () => {
     const session = await sessionOf(server, 'host-2', 'Second Host')
     const { name, key } = (await reserve(server, session)).body
     const query = '?type=round'
@@ -158,21 +235,43 @@ test('E7 refusals: a wrong key, a used key, another user\'s key, the wrong room,
     assertJsonError(otherUser.response, 401, 'the key used by another user')
     assert.match(otherUser.response.body.message!, /reserved by another user/)
 
-    const wrongRoom = await join({ room: name, id: 'host-2', key, query, signedRoom: 'another-room' })
+    const wrongRoom = await join({
+        room: name,
+        id: 'host-2',
+        key,
+        query,
+        signedRoom: 'another-room',
+    })
     assertJsonError(wrongRoom.response, 401, 'a body signed for another room')
     assert.match(wrongRoom.response.body.message!, /room must be the room in the path/)
 
     const notYetOpen = await join({ room: name, id: 'guest-2' })
     assertJsonError(notYetOpen.response, 404, 'joining a room its creator has not opened')
 
-    assert.is((await join({ room: name, id: 'host-2', key, query })).response.status, 200, 'the creator, with the right key')
+    assert.is(
+        (await join({ room: name, id: 'host-2', key, query })).response.status,
+        200,
+        'the creator, with the right key',
+    )
     const reused = await join({ room: name, id: 'host-2', key, query })
     assertJsonError(reused.response, 401, 'the key a second time')
     assert.match(reused.response.body.message!, /already open/)
 
-    assertJsonError((await join({ room: 'nosuchroom', id: 'guest-2' })).response, 404, 'an unknown room')
-    assertJsonError((await join({ room: 'nosuchroom', id: 'guest-2', key, query })).response, 404, 'an unknown room, with a key')
-    assertJsonError(await getJson(`${server.root}/rooms/nosuchroom`), 404, 'details of an unknown room')
+    assertJsonError(
+        (await join({ room: 'nosuchroom', id: 'guest-2' })).response,
+        404,
+        'an unknown room',
+    )
+    assertJsonError(
+        (await join({ room: 'nosuchroom', id: 'guest-2', key, query })).response,
+        404,
+        'an unknown room, with a key',
+    )
+    assertJsonError(
+        await getJson(`${server.root}/rooms/nosuchroom`),
+        404,
+        'details of an unknown room',
+    )
 })
 
 test('E7: the create form values must be valid, and a refused form leaves the key usable', async () => {
@@ -188,15 +287,32 @@ test('E7: the create form values must be valid, and a refused form leaves the ke
         assertJsonError(response, 400, `create values ${query || '(none)'}`)
         assert.match(response.body.message!, message)
     }
-    const opened = await join({ room: name, id: 'host-3', name: 'Third Host', key, query: '?type=round' })
+    const opened = await join({
+        room: name,
+        id: 'host-3',
+        name: 'Third Host',
+        key,
+        query: '?type=round',
+    })
     assert.is(opened.response.status, 200, opened.response.body.message)
     const details = await getJson<{ item: RoomItem }>(`${server.root}/rooms/${name}`)
-    assert.is(details.body.item.title, "Third Host's room", 'defaults for what the app left out, and a name from the master')
+    assert.is(
+        details.body.item.title,
+        "Third Host's room",
+        'defaults for what the app left out, and a name from the master',
+    )
 })
 
 test('E7 checks the signature like sign-in: a stale or unsigned join is 401', async () => {
-    const stale = await signed(signer, joinRoomBody(server.url, 'someroom', testProfile('guest-3'), Date.now() - 120_000))
-    assertJsonError(await answer(await postSigned(`${server.root}/rooms/someroom`, stale)), 401, 'a stale join')
+    const stale = await signed(
+        signer,
+        joinRoomBody(server.url, 'someroom', testProfile('guest-3'), Date.now() - 120_000),
+    )
+    assertJsonError(
+        await answer(await postSigned(`${server.root}/rooms/someroom`, stale)),
+        401,
+        'a stale join',
+    )
     const unsigned = await fetch(`${server.root}/rooms/someroom`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -206,20 +322,56 @@ test('E7 checks the signature like sign-in: a stale or unsigned join is 401', as
 })
 
 test('reservations and rooms expire', async () => {
-    const brief = await startTestServer({ signIn: { signatureKey: signer.publicKeyFile }, multiplayer: { url: multiplayerUrl, reservationMs: 300, lifetimeMs: 600 } })
+    const brief = await startTestServer({
+        signIn: { signatureKey: signer.publicKeyFile },
+        multiplayer: { url: multiplayerUrl, reservationMs: 300, lifetimeMs: 600 },
+    })
     try {
         const session = await sessionOf(brief, 'host-4', 'Brief')
         const late = (await reserve(brief, session)).body
         const open = (await reserve(brief, session)).body
-        assert.is((await join({ target: brief, room: open.name, id: 'host-4', key: open.key, query: '?type=round' })).response.status, 200)
+        assert.is(
+            (
+                await join({
+                    target: brief,
+                    room: open.name,
+                    id: 'host-4',
+                    key: open.key,
+                    query: '?type=round',
+                })
+            ).response.status,
+            200,
+        )
         await new Promise((resolve) => setTimeout(resolve, 400))
-        assertJsonError((await join({ target: brief, room: late.name, id: 'host-4', key: late.key, query: '?type=round' })).response, 404, 'a reservation past its time')
+        assertJsonError(
+            (
+                await join({
+                    target: brief,
+                    room: late.name,
+                    id: 'host-4',
+                    key: late.key,
+                    query: '?type=round',
+                })
+            ).response,
+            404,
+            'a reservation past its time',
+        )
         const listed = await getJson<{ items: RoomItem[] }>(`${brief.root}/rooms/list`)
-        assert.ok(listed.body.items.some((room) => room.name === open.name), 'the open room is still listed')
+        assert.ok(
+            listed.body.items.some((room) => room.name === open.name),
+            'the open room is still listed',
+        )
         await new Promise((resolve) => setTimeout(resolve, 700))
         const later = await getJson<{ items: RoomItem[] }>(`${brief.root}/rooms/list`)
-        assert.not.ok(later.body.items.some((room) => room.name === open.name), 'the room is gone once it expires')
-        assertJsonError(await getJson(`${brief.root}/rooms/${open.name}`), 404, 'details of an expired room')
+        assert.not.ok(
+            later.body.items.some((room) => room.name === open.name),
+            'the room is gone once it expires',
+        )
+        assertJsonError(
+            await getJson(`${brief.root}/rooms/${open.name}`),
+            404,
+            'details of an expired room',
+        )
     } finally {
         await brief.stop()
     }
@@ -236,7 +388,11 @@ test('without --multiplayer-url: no rooms button, no create forms, E6 and E7 are
         const reserved = await reserve(plain, session)
         assertJsonError(reserved, 404, 'E6 without multiplayer')
         assert.match(reserved.body.message!, /--multiplayer-url/)
-        assertJsonError((await join({ target: plain, room: 'someroom', id: 'host-5' })).response, 404, 'E7 without multiplayer')
+        assertJsonError(
+            (await join({ target: plain, room: 'someroom', id: 'host-5' })).response,
+            404,
+            'E7 without multiplayer',
+        )
     } finally {
         await plain.stop()
     }

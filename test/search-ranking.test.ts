@@ -32,7 +32,10 @@ const levels = Array.from({ length: 100 }, (_, index) => {
 const files = (): FileTree =>
     Object.fromEntries(
         levels.flatMap(({ name, title, description, time }, index) => [
-            [`levels/${name}/item.yaml`, `title: ${title}\ndescription: ${description}\nrating: 5\ntime: ${new Date(time).toISOString()}\n`],
+            [
+                `levels/${name}/item.yaml`,
+                `title: ${title}\ndescription: ${description}\nrating: 5\ntime: ${new Date(time).toISOString()}\n`,
+            ],
             [`levels/${name}/cover.png`, tinyPng(index, 1, 2)],
             [`levels/${name}/bgm.mp3`, tinyMp3(index)],
             [`levels/${name}/data.json`, JSON.stringify({ bgmOffset: 0, entities: [] })],
@@ -54,7 +57,10 @@ const expected = (keywords: string) => {
     }
     return levels
         .map((level) => ({ level, rank: rankOf(level) }))
-        .filter((entry): entry is { level: (typeof levels)[number]; rank: number } => entry.rank !== undefined)
+        .filter(
+            (entry): entry is { level: (typeof levels)[number]; rank: number } =>
+                entry.rank !== undefined,
+        )
         .sort((a, b) => a.rank - b.rank || b.level.time - a.level.time)
         .map(({ level }) => level.name)
 }
@@ -63,7 +69,9 @@ const served = async (keywords: string) => {
     const names: string[] = []
     let pageCount = 1
     for (let page = 0; page < pageCount; page++) {
-        const { status, body } = await getJson<ServerItemList<LevelItem>>(`${server.root}/levels/list?type=quick&keywords=${encodeURIComponent(keywords)}&page=${page}`)
+        const { status, body } = await getJson<ServerItemList<LevelItem>>(
+            `${server.root}/levels/list?type=quick&keywords=${encodeURIComponent(keywords)}&page=${page}`,
+        )
         assert.is(status, 200)
         pageCount = body.pageCount
         names.push(...body.items.map((item) => item.name))
@@ -83,17 +91,35 @@ test.after(async () => {
 })
 
 // Broad searches too: a single letter, alone or beside words, is found by each item's characters.
-for (const keywords of ['zephyr quartz', 'Zephyr Quartz', 'zephyr qu', 'quartz', 'zephyr a', 'z', 'zephyr z', 'z quartz', 'a zephyr quartz', 'zephyr q', 'r quartz', 'plain chart.']) {
+for (const keywords of [
+    'zephyr quartz',
+    'Zephyr Quartz',
+    'zephyr qu',
+    'quartz',
+    'zephyr a',
+    'z',
+    'zephyr z',
+    'z quartz',
+    'a zephyr quartz',
+    'zephyr q',
+    'r quartz',
+    'plain chart.',
+]) {
     test(`"${keywords}": every page in the order of a full ranking`, async () => {
         const want = expected(keywords)
-        assert.ok(want.length > 20, `the search spans pages (test self-check: ${want.length} matches)`)
+        assert.ok(
+            want.length > 20,
+            `the search spans pages (test self-check: ${want.length} matches)`,
+        )
         assert.equal(await served(keywords), want)
     })
 }
 
 test('a later page asked first gives the same items as after the pages before it', async () => {
     const want = expected('zephyr quartz')
-    const { body } = await getJson<ServerItemList<LevelItem>>(`${server.root}/levels/list?type=quick&keywords=zephyr+quartz&page=3`)
+    const { body } = await getJson<ServerItemList<LevelItem>>(
+        `${server.root}/levels/list?type=quick&keywords=zephyr+quartz&page=3`,
+    )
     assert.equal(
         body.items.map((item) => item.name),
         want.slice(60, 80),

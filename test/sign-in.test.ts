@@ -10,8 +10,21 @@ import * as assert from 'uvu/assert'
 import { AcceptedAddresses, lanAddresses } from '../src/auth/addresses.js'
 import { assertJsonError } from './support/http.js'
 import { assertShape } from './support/response-shapes.js'
-import { authenticateBody, createTestSigner, postSigned, signed, testProfile, type TestSigner } from './support/signing.js'
-import { copyContent, getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
+import {
+    authenticateBody,
+    createTestSigner,
+    postSigned,
+    signed,
+    testProfile,
+    type TestSigner,
+} from './support/signing.js'
+import {
+    copyContent,
+    getJson,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
 
 const test = suite('sign-in and sessions')
 let signer: TestSigner
@@ -30,32 +43,62 @@ test.after(async () => {
     await server?.stop()
 })
 
-const authenticate = async (target: TestServer, body: Record<string, unknown>, headers?: Record<string, string>) => {
-    const response = await postSigned(`${target.root}/authenticate`, await signed(signer, body), headers)
-    return { status: response.status, headers: response.headers, body: (await response.json()) as { session: string; expiration: number; message?: string } }
+const authenticate = async (
+    target: TestServer,
+    body: Record<string, unknown>,
+    headers?: Record<string, string>,
+) => {
+    const response = await postSigned(
+        `${target.root}/authenticate`,
+        await signed(signer, body),
+        headers,
+    )
+    return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as { session: string; expiration: number; message?: string },
+    }
 }
 
 const signIn = async (target = server, id = 'user-1') => {
-    const { status, body } = await authenticate(target, authenticateBody(target.url, testProfile(id)))
+    const { status, body } = await authenticate(
+        target,
+        authenticateBody(target.url, testProfile(id)),
+    )
     assert.is(status, 200, body.message)
     return body.session
 }
 
 test('a valid sign-in answers a session that expires within 30 minutes', async () => {
     const before = Date.now()
-    const { status, headers, body } = await authenticate(server, authenticateBody(address, testProfile('user-1')))
+    const { status, headers, body } = await authenticate(
+        server,
+        authenticateBody(address, testProfile('user-1')),
+    )
     assert.is(status, 200, body.message)
     assertShape('ServerAuthenticateResponse', body)
     assert.ok(body.session.length > 20)
-    assert.ok(body.expiration > before && body.expiration <= Date.now() + 30 * 60_000, `expiration ${body.expiration}`)
+    assert.ok(
+        body.expiration > before && body.expiration <= Date.now() + 30 * 60_000,
+        `expiration ${body.expiration}`,
+    )
     assert.is(headers.get('service-version') !== null, true)
 })
 
 test('without --address, the addresses the server is reached at are accepted', async () => {
-    assert.equal(server.addresses, [address], 'listening on 127.0.0.1 only, that is the one address')
+    assert.equal(
+        server.addresses,
+        [address],
+        'listening on 127.0.0.1 only, that is the one address',
+    )
     // Listening on every interface (the default of `shelf serve`), each address printed at start-up.
     const everywhere = new AcceptedAddresses(undefined, { port: 3000 })
-    for (const expected of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000', ...lanAddresses().map((lan) => `http://${lan}:3000`)]) {
+    for (const expected of [
+        'http://localhost:3000',
+        'http://127.0.0.1:3000',
+        'http://[::1]:3000',
+        ...lanAddresses().map((lan) => `http://${lan}:3000`),
+    ]) {
         assert.ok(everywhere.accepts(expected), expected)
     }
     assert.not.ok(everywhere.accepts('http://localhost:3001'), 'another port')
@@ -66,10 +109,22 @@ test('without --address, the addresses the server is reached at are accepted', a
 test('rejections: each failed check is a 401 whose message says which', async () => {
     const good = () => authenticateBody(address, testProfile('user-1'))
     const cases: [string, Record<string, unknown>, RegExp][] = [
-        ['wrong type', { ...good(), type: 'authenticateMultiplayer' }, /type must be "authenticateServer"/],
-        ['wrong address', { ...good(), address: 'https://elsewhere.test' }, /address "https:\/\/elsewhere.test"/],
+        [
+            'wrong type',
+            { ...good(), type: 'authenticateMultiplayer' },
+            /type must be "authenticateServer"/,
+        ],
+        [
+            'wrong address',
+            { ...good(), address: 'https://elsewhere.test' },
+            /address "https:\/\/elsewhere.test"/,
+        ],
         ['stale time', { ...good(), time: Date.now() - 61_000 }, /time is 61 s old/],
-        ['time from the future', { ...good(), time: Date.now() + 120_000 }, /ahead of this server's clock/],
+        [
+            'time from the future',
+            { ...good(), time: Date.now() + 120_000 },
+            /ahead of this server's clock/,
+        ],
     ]
     for (const [what, body, message] of cases) {
         const response = await authenticate(server, body)
@@ -85,10 +140,17 @@ test('rejections: wrong key, tampered body, missing header, a replay: 401', asyn
     const post = async (bytes: Buffer, signature: string | undefined) => {
         const response = await fetch(url, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', ...(signature === undefined ? {} : { 'Service-Signature': signature }) },
+            headers: {
+                'Content-Type': 'application/json',
+                ...(signature === undefined ? {} : { 'Service-Signature': signature }),
+            },
             body: new Uint8Array(bytes),
         })
-        return { status: response.status, headers: response.headers, body: (await response.json()) as { message: string } }
+        return {
+            status: response.status,
+            headers: response.headers,
+            body: (await response.json()) as { message: string },
+        }
     }
 
     const forged = await post(body, await other.sign(body))
@@ -117,8 +179,16 @@ test('malformed bodies are 400: not JSON, wrong shape, wrong content type', asyn
     const url = `${server.root}/authenticate`
     const send = async (body: string, type = 'application/json') => {
         const bytes = Buffer.from(body)
-        const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': type, 'Service-Signature': await signer.sign(bytes) }, body: new Uint8Array(bytes) })
-        return { status: response.status, headers: response.headers, body: (await response.json()) as { message: string } }
+        const response = await fetch(url, {
+            method: 'POST',
+            headers: { 'Content-Type': type, 'Service-Signature': await signer.sign(bytes) },
+            body: new Uint8Array(bytes),
+        })
+        return {
+            status: response.status,
+            headers: response.headers,
+            body: (await response.json()) as { message: string },
+        }
     }
     assertJsonError(await send('{"type": "authenticateServer", '), 400, 'truncated JSON')
     assertJsonError(await send('[]'), 400, 'an array')
@@ -129,21 +199,41 @@ test('malformed bodies are 400: not JSON, wrong shape, wrong content type', asyn
     const partial = await send(JSON.stringify({ ...withoutProfile, userProfile: partialProfile }))
     assertJsonError(partial, 400, 'a profile without favorites')
     assert.match(partial.body.message, /favorites/)
-    assertJsonError(await send(JSON.stringify({ ...withoutProfile, time: 'now', userProfile })), 400, 'time is not a number')
-    assertJsonError(await send(JSON.stringify(authenticateBody(address, testProfile('user-1'))), 'text/plain'), 400, 'not application/json')
+    assertJsonError(
+        await send(JSON.stringify({ ...withoutProfile, time: 'now', userProfile })),
+        400,
+        'time is not a number',
+    )
+    assertJsonError(
+        await send(JSON.stringify(authenticateBody(address, testProfile('user-1'))), 'text/plain'),
+        400,
+        'not application/json',
+    )
 })
 
 test('a stale session header does not stop signing in again', async () => {
-    const { status } = await authenticate(server, authenticateBody(address, testProfile('user-1')), { 'Service-Session': 'v1.expired.token' })
+    const { status } = await authenticate(
+        server,
+        authenticateBody(address, testProfile('user-1')),
+        { 'Service-Session': 'v1.expired.token' },
+    )
     assert.is(status, 200)
 })
 
 test('sessions: accepted, tampered or foreign ones refused with 401', async () => {
     const session = await signIn()
-    assert.is((await getJson(`${server.root}/levels/list`, { headers: { 'Service-Session': session } })).status, 200)
+    assert.is(
+        (await getJson(`${server.root}/levels/list`, { headers: { 'Service-Session': session } }))
+            .status,
+        200,
+    )
 
     const [version, payload, mac] = session.split('.')
-    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { id: string; name: string; exp: number }
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as {
+        id: string
+        name: string
+        exp: number
+    }
     assert.is(claims.id, 'user-1')
     assert.is(claims.name, 'Tester')
     const raised = Buffer.from(JSON.stringify({ ...claims, id: 'admin' })).toString('base64url')
@@ -152,19 +242,29 @@ test('sessions: accepted, tampered or foreign ones refused with 401', async () =
         ['a changed signature', `${version}.${payload}.${mac!.slice(0, -2)}AA`],
         ['not a token', 'hello'],
     ] as const) {
-        const response = await getJson<{ message: string }>(`${server.root}/levels/list`, { headers: { 'Service-Session': forged } })
+        const response = await getJson<{ message: string }>(`${server.root}/levels/list`, {
+            headers: { 'Service-Session': forged },
+        })
         assertJsonError(response, 401, what)
         assert.match(response.body.message, /sign in again/)
     }
 })
 
 test('sessions expire', async () => {
-    const short = await startTestServer({ signIn: { signatureKey: signer.publicKeyFile, sessionLifetimeMs: 300 } })
+    const short = await startTestServer({
+        signIn: { signatureKey: signer.publicKeyFile, sessionLifetimeMs: 300 },
+    })
     try {
         const session = await signIn(short)
-        assert.is((await getJson(`${short.root}/info`, { headers: { 'Service-Session': session } })).status, 200)
+        assert.is(
+            (await getJson(`${short.root}/info`, { headers: { 'Service-Session': session } }))
+                .status,
+            200,
+        )
         await new Promise((resolve) => setTimeout(resolve, 400))
-        const expired = await getJson<{ message: string }>(`${short.root}/info`, { headers: { 'Service-Session': session } })
+        const expired = await getJson<{ message: string }>(`${short.root}/info`, {
+            headers: { 'Service-Session': session },
+        })
         assertJsonError(expired, 401, 'an expired session')
         assert.match(expired.body.message, /expired/)
     } finally {
@@ -172,17 +272,27 @@ test('sessions expire', async () => {
     }
 })
 
-test('replicas sharing a secret accept each other\'s sessions; another secret does not', async () => {
+test("replicas sharing a secret accept each other's sessions; another secret does not", async () => {
     const secret = 'a shared secret of at least thirty-two characters'
     const [first, second, stranger] = await Promise.all([
         startTestServer({ signIn: { signatureKey: signer.publicKeyFile, sessionSecret: secret } }),
         startTestServer({ signIn: { signatureKey: signer.publicKeyFile, sessionSecret: secret } }),
-        startTestServer({ signIn: { signatureKey: signer.publicKeyFile, sessionSecret: `${secret}, but another` } }),
+        startTestServer({
+            signIn: { signatureKey: signer.publicKeyFile, sessionSecret: `${secret}, but another` },
+        }),
     ])
     try {
         const session = await signIn(first)
-        assert.is((await getJson(`${second.root}/info`, { headers: { 'Service-Session': session } })).status, 200)
-        assertJsonError(await getJson(`${stranger.root}/info`, { headers: { 'Service-Session': session } }), 401, 'a session from another secret')
+        assert.is(
+            (await getJson(`${second.root}/info`, { headers: { 'Service-Session': session } }))
+                .status,
+            200,
+        )
+        assertJsonError(
+            await getJson(`${stranger.root}/info`, { headers: { 'Service-Session': session } }),
+            401,
+            'a session from another secret',
+        )
     } finally {
         await Promise.all([first.stop(), second.stop(), stranger.stop()])
     }
@@ -191,16 +301,26 @@ test('replicas sharing a secret accept each other\'s sessions; another secret do
 test('without a secret, one is generated once into the state folder and sessions survive a restart', async () => {
     const cache = await temporaryFolder('shelf-state-')
     try {
-        const first = await startTestServer({ signIn: { signatureKey: signer.publicKeyFile }, cache })
+        const first = await startTestServer({
+            signIn: { signatureKey: signer.publicKeyFile },
+            cache,
+        })
         const session = await signIn(first)
         await first.close()
         const file = join(cache, '.session-secret')
         assert.is((await stat(file)).mode & 0o777, 0o600, 'only the owner may read the secret')
         const secret = await readFile(file, 'utf8')
-        const again = await startTestServer({ signIn: { signatureKey: signer.publicKeyFile }, cache })
+        const again = await startTestServer({
+            signIn: { signatureKey: signer.publicKeyFile },
+            cache,
+        })
         try {
             assert.is(await readFile(file, 'utf8'), secret, 'the secret is kept, not regenerated')
-            assert.is((await getJson(`${again.root}/info`, { headers: { 'Service-Session': session } })).status, 200)
+            assert.is(
+                (await getJson(`${again.root}/info`, { headers: { 'Service-Session': session } }))
+                    .status,
+                200,
+            )
         } finally {
             await again.close()
         }
@@ -221,19 +341,37 @@ test('a short session secret is refused at start', async () => {
 test('requireAuthentication: guests get 401 everywhere but sign-in and resources', async () => {
     const content = await copyContent()
     const serverYaml = join(content, 'server.yaml')
-    await writeFile(serverYaml, `${await readFile(serverYaml, 'utf8')}\nrequireAuthentication: true\n`)
-    const guarded = await startTestServer({ content, signIn: { signatureKey: signer.publicKeyFile } })
+    await writeFile(
+        serverYaml,
+        `${await readFile(serverYaml, 'utf8')}\nrequireAuthentication: true\n`,
+    )
+    const guarded = await startTestServer({
+        content,
+        signIn: { signatureKey: signer.publicKeyFile },
+    })
     try {
-        for (const path of ['/info', '/levels/list', '/levels/first-steps', '/levels/first-steps/community/comments/list']) {
+        for (const path of [
+            '/info',
+            '/levels/list',
+            '/levels/first-steps',
+            '/levels/first-steps/community/comments/list',
+        ]) {
             const response = await getJson<{ message: string }>(`${guarded.root}${path}`)
             assertJsonError(response, 401, `GET ${path} as a guest`)
             assert.match(response.body.message, /sign in/)
         }
         const session = await signIn(guarded)
-        const list = await getJson<{ items: { cover?: { url: string } }[] }>(`${guarded.root}/levels/list`, { headers: { 'Service-Session': session } })
+        const list = await getJson<{ items: { cover?: { url: string } }[] }>(
+            `${guarded.root}/levels/list`,
+            { headers: { 'Service-Session': session } },
+        )
         assert.is(list.status, 200)
         const cover = list.body.items.find((item) => item.cover)!.cover!.url
-        assert.is((await fetch(new URL(cover, guarded.url))).status, 200, 'resources need no session')
+        assert.is(
+            (await fetch(new URL(cover, guarded.url))).status,
+            200,
+            'resources need no session',
+        )
     } finally {
         await guarded.stop()
         await rm(content, { recursive: true, force: true })
@@ -245,7 +383,10 @@ test('--no-sign-in: no sign-in button, and E2 is not offered', async () => {
     try {
         const info = await getJson<{ buttons: { type: string }[] }>(`${closed.root}/info`)
         assert.not.ok(info.body.buttons.some((button) => button.type === 'authentication'))
-        const response = await authenticate(closed, authenticateBody(closed.url, testProfile('user-1')))
+        const response = await authenticate(
+            closed,
+            authenticateBody(closed.url, testProfile('user-1')),
+        )
         assertJsonError(response, 404, 'E2 with sign-in off')
     } finally {
         await closed.stop()
@@ -253,11 +394,24 @@ test('--no-sign-in: no sign-in button, and E2 is not offered', async () => {
 })
 
 test('with --address, only that address is accepted, under any protocol name', async () => {
-    const sonolus = await startTestServer({ name: 'sonolus', address: 'https://shelf.example', signIn: { signatureKey: signer.publicKeyFile } })
+    const sonolus = await startTestServer({
+        name: 'sonolus',
+        address: 'https://shelf.example',
+        signIn: { signatureKey: signer.publicKeyFile },
+    })
     try {
         const post = async (signedFor: string) => {
-            const response = await postSigned(`${sonolus.root}/authenticate`, await signed(signer, authenticateBody(signedFor, testProfile('user-2'))), {}, 'Sonolus-Signature')
-            return { status: response.status, headers: response.headers, body: (await response.json()) as { message: string } }
+            const response = await postSigned(
+                `${sonolus.root}/authenticate`,
+                await signed(signer, authenticateBody(signedFor, testProfile('user-2'))),
+                {},
+                'Sonolus-Signature',
+            )
+            return {
+                status: response.status,
+                headers: response.headers,
+                body: (await response.json()) as { message: string },
+            }
         }
         assert.is((await post('https://shelf.example')).status, 200)
         const local = await post(sonolus.url)

@@ -17,7 +17,12 @@ import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
 import { ResourceProcessor } from '../src/content/resources.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
-import { exportName, schemaAjv, schemasFolder, validatedSchemaIds } from '../src/content/validate.js'
+import {
+    exportName,
+    schemaAjv,
+    schemasFolder,
+    validatedSchemaIds,
+} from '../src/content/validate.js'
 import { makeDurable } from '../src/util/durable.js'
 import { temporaryFolder } from './support/server.js'
 
@@ -26,7 +31,12 @@ const wrongRecords: unknown[] = [
     {},
     { titel: 'Night Drive' },
     { title: 5, rating: 'hard', engine: ['a'] },
-    { title: { en: 'x', zz: 3 }, tags: ['ok', { title: 1 }], useSkin: { useDefault: 'no' }, time: 'yesterday' },
+    {
+        title: { en: 'x', zz: 3 },
+        tags: ['ok', { title: 1 }],
+        useSkin: { useDefault: 'no' },
+        time: 'yesterday',
+    },
     { title: 'x', author: 'y', levels: 'one', records: [{ player: 1 }], meta: [], draft: 'yes' },
     [],
     'a string',
@@ -39,7 +49,10 @@ test('the precompiled validators report the same errors as the schemas compiled 
     const file = join(folder, `validators-${process.pid}.js`)
     await writeFile(file, standaloneValidatorsCode(schemasFolder))
     try {
-        const precompiled = (await import(pathToFileURL(file).href)) as Record<string, ValidateFunction>
+        const precompiled = (await import(pathToFileURL(file).href)) as Record<
+            string,
+            ValidateFunction
+        >
         const ajv = schemaAjv(schemasFolder)
         for (const id of validatedSchemaIds()) {
             const compiled = ajv.getSchema(id)!
@@ -47,7 +60,11 @@ test('the precompiled validators report the same errors as the schemas compiled 
             assert.ok(standalone, `${id} is precompiled`)
             for (const record of wrongRecords) {
                 assert.is(standalone!(record), compiled(record), `${id}: ${JSON.stringify(record)}`)
-                assert.equal(standalone!.errors, compiled.errors, `${id}: ${JSON.stringify(record)}`)
+                assert.equal(
+                    standalone!.errors,
+                    compiled.errors,
+                    `${id}: ${JSON.stringify(record)}`,
+                )
             }
         }
     } finally {
@@ -65,19 +82,39 @@ test('a folder listing is reused while the folder is unchanged, and not trusted 
         // A folder changed within the last second may change again with the same ctime.
         await new Promise((done) => setTimeout(done, 1100))
         const first = await HashCache.open(cacheFile)
-        assert.equal(listFolder(folder, first, new Containment(folder)), { files: ['item.json'], folders: ['comments'] })
+        assert.equal(listFolder(folder, first, new Containment(folder)), {
+            files: ['item.json'],
+            folders: ['comments'],
+        })
         await first.save()
 
         const second = await HashCache.open(cacheFile)
-        assert.equal(second.lookupListing(folder, statSync(folder)), { files: ['item.json'], folders: ['comments'] })
+        assert.equal(second.lookupListing(folder, statSync(folder)), {
+            files: ['item.json'],
+            folders: ['comments'],
+        })
         await writeFile(join(folder, 'cover.png'), '')
-        assert.is(second.lookupListing(folder, statSync(folder)), undefined, 'a file added moves the ctime')
-        assert.equal(listFolder(folder, second, new Containment(folder)).files.sort(), ['cover.png', 'item.json'])
+        assert.is(
+            second.lookupListing(folder, statSync(folder)),
+            undefined,
+            'a file added moves the ctime',
+        )
+        assert.equal(listFolder(folder, second, new Containment(folder)).files.sort(), [
+            'cover.png',
+            'item.json',
+        ])
         await second.save()
 
         const third = await HashCache.open(cacheFile)
-        assert.is(third.lookupListing(folder, statSync(folder)), undefined, 'the listing right after the change was not kept')
-        assert.equal(listFolder(folder, third, new Containment(folder)).files.sort(), ['cover.png', 'item.json'])
+        assert.is(
+            third.lookupListing(folder, statSync(folder)),
+            undefined,
+            'the listing right after the change was not kept',
+        )
+        assert.equal(listFolder(folder, third, new Containment(folder)).files.sort(), [
+            'cover.png',
+            'item.json',
+        ])
     } finally {
         await rm(root, { recursive: true, force: true })
     }
@@ -91,11 +128,24 @@ test('a processed file a crash left short, before the cache naming it was saved,
     const cacheFile = join(state, 'hashes.json')
     const data = join(root, 'data.json')
     try {
-        await writeFile(data, JSON.stringify({ bgmOffset: 0, entities: Array.from({ length: 200 }, (_, index) => ({ archetype: 'Note', data: [index] })) }))
+        await writeFile(
+            data,
+            JSON.stringify({
+                bgmOffset: 0,
+                entities: Array.from({ length: 200 }, (_, index) => ({
+                    archetype: 'Note',
+                    data: [index],
+                })),
+            }),
+        )
         const first = new ResourceProcessor(state, await HashCache.open(cacheFile))
         const served = await first.process(data, 'data.json')
         await first.saveCache()
-        assert.is(sha1(await readFile(served.path)), served.hash, 'the processed bytes have the SHA-1 they are served by')
+        assert.is(
+            sha1(await readFile(served.path)),
+            served.hash,
+            'the processed bytes have the SHA-1 they are served by',
+        )
         assert.ok(statSync(cacheFile).size > 0, 'the cache is saved')
 
         // Written without a flush each: a crash may leave a file short and the cache unsaved.

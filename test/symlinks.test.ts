@@ -11,7 +11,13 @@ import * as assert from 'uvu/assert'
 import type { Problem } from '../src/content/problems.js'
 import { signInPlayer } from './support/player.js'
 import { createTestSigner } from './support/signing.js'
-import { copyContent, getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
+import {
+    copyContent,
+    getJson,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
 
 const test = suite('symbolic links')
 const secret = 'root:x:0:0:a secret outside the content folder\n'
@@ -28,7 +34,8 @@ const until = async (ready: () => boolean, what: string) => {
     }
 }
 
-const problemsOf = (path: string) => server.catalog().problems.filter((problem: Problem) => problem.file === path)
+const problemsOf = (path: string) =>
+    server.catalog().problems.filter((problem: Problem) => problem.file === path)
 
 test.before(async () => {
     content = await copyContent()
@@ -53,15 +60,25 @@ test.after(async () => {
 test('a folder linked from outside is not loaded at start, and is reported', async () => {
     assert.not.ok(server.catalog().get('level', 'linked-at-start'), 'not served')
     assert.is((await getJson(`${server.root}/levels/linked-at-start`)).status, 404)
-    assert.match(problemsOf('levels/linked-at-start')[0]?.message ?? '', /symbolic link that leads outside/)
+    assert.match(
+        problemsOf('levels/linked-at-start')[0]?.message ?? '',
+        /symbolic link that leads outside/,
+    )
 })
 
 test('links that stay inside the folder are followed', async () => {
-    assert.ok(server.catalog().get('level', 'alias-inside'), 'a level folder linked inside is served')
+    assert.ok(
+        server.catalog().get('level', 'alias-inside'),
+        'a level folder linked inside is served',
+    )
     const shared = await getJson<{ item: LevelItem }>(`${server.root}/levels/night-drive`)
     const original = await getJson<{ item: LevelItem }>(`${server.root}/levels/first-steps`)
     assert.is(shared.status, 200)
-    assert.is(shared.body.item.bgm.hash, original.body.item.bgm.hash, 'the linked bgm is the same bytes')
+    assert.is(
+        shared.body.item.bgm.hash,
+        original.body.item.bgm.hash,
+        'the linked bgm is the same bytes',
+    )
 })
 
 test('a cover replaced by a link to a file outside, while watching: never served', async () => {
@@ -99,8 +116,14 @@ test('a type folder that is a link to outside is not read', async () => {
         const other = await startTestServer({ content: folder })
         try {
             assert.is(other.catalog().items.post.size, 0, 'no post is read through the link')
-            assert.ok(other.catalog().problems.some((problem) => problem.file === 'posts'), 'the linked type folder is reported')
-            assert.ok(other.catalog().problems.some((problem) => problem.file === 'levels/x/item.yaml'), 'a record linked to outside is reported')
+            assert.ok(
+                other.catalog().problems.some((problem) => problem.file === 'posts'),
+                'the linked type folder is reported',
+            )
+            assert.ok(
+                other.catalog().problems.some((problem) => problem.file === 'levels/x/item.yaml'),
+                'a record linked to outside is reported',
+            )
             assert.not.match(JSON.stringify(other.catalog().problems), /a secret outside/)
         } finally {
             await other.stop()
@@ -111,19 +134,31 @@ test('a type folder that is a link to outside is not read', async () => {
     }
 })
 
-test('a player\'s write never goes through a link to outside: 403, nothing written there', async () => {
+test("a player's write never goes through a link to outside: 403, nothing written there", async () => {
     const folder = await copyContent()
     const elsewhere = await temporaryFolder('shelf-outside-comments-')
     const signer = await createTestSigner()
     try {
-        await rm(join(folder, 'levels', 'city-lights', 'comments'), { recursive: true, force: true })
+        await rm(join(folder, 'levels', 'city-lights', 'comments'), {
+            recursive: true,
+            force: true,
+        })
         await symlink(elsewhere, join(folder, 'levels', 'city-lights', 'comments'))
-        const writable = await startTestServer({ content: folder, signIn: { signatureKey: signer.publicKeyFile } })
+        const writable = await startTestServer({
+            content: folder,
+            signIn: { signatureKey: signer.publicKeyFile },
+        })
         try {
             const player = await signInPlayer(writable, signer, 'linker-id', 'Linker')
-            const answer = await player.submit('/levels/city-lights/community/submit', { type: 'comment', content: 'through the link' })
+            const answer = await player.submit('/levels/city-lights/community/submit', {
+                type: 'comment',
+                content: 'through the link',
+            })
             assert.is(answer.status, 403, answer.body.message)
-            assert.match(answer.body.message!, /leads outside the content folder through a symbolic link/)
+            assert.match(
+                answer.body.message!,
+                /leads outside the content folder through a symbolic link/,
+            )
             assert.equal(await readdir(elsewhere), [], 'nothing was written outside')
         } finally {
             await writable.stop()

@@ -38,9 +38,15 @@ test('a change made after the folder was read and before it was watched is hande
         await watcher.ready
         await watcher.close()
         const handed = new Set(batches.flat())
-        assert.ok(handed.has('levels/edited/item.yaml'), `the edited record is handed over: ${[...handed].join(', ')}`)
+        assert.ok(
+            handed.has('levels/edited/item.yaml'),
+            `the edited record is handed over: ${[...handed].join(', ')}`,
+        )
         assert.ok(handed.has('levels/added/item.yaml'), 'the added record is handed over')
-        assert.not.ok([...handed].some((path) => path.startsWith('levels/kept') || path.startsWith('skins')), `nothing untouched is: ${[...handed].join(', ')}`)
+        assert.not.ok(
+            [...handed].some((path) => path.startsWith('levels/kept') || path.startsWith('skins')),
+            `nothing untouched is: ${[...handed].join(', ')}`,
+        )
     } finally {
         await rm(root, { recursive: true, force: true })
     }
@@ -49,10 +55,15 @@ test('a change made after the folder was read and before it was watched is hande
 test('without a change since the reading, the first scan hands over nothing', async () => {
     const root = await temporaryFolder()
     try {
-        await writeTree(root, { 'levels/kept/item.yaml': 'title: Kept\n', 'levels/kept/.item.yaml.swp': 'swap' })
+        await writeTree(root, {
+            'levels/kept/item.yaml': 'title: Kept\n',
+            'levels/kept/.item.yaml.swp': 'swap',
+        })
         await sleep(250)
         const batches: string[][] = []
-        const watcher = watchFolder(root, async (paths) => void batches.push(paths), { readSince: Date.now() })
+        const watcher = watchFolder(root, async (paths) => void batches.push(paths), {
+            readSince: Date.now(),
+        })
         await watcher.ready
         await watcher.close()
         assert.equal(batches, [])
@@ -74,7 +85,15 @@ const recorder = () => {
         handed: (path: string, timeoutMs = 5000) =>
             new Promise<void>((resolve, reject) => {
                 if (batches.some((batch) => batch.includes(path))) return resolve()
-                const timer = setTimeout(() => reject(new Error(`${path} was not handed over within ${timeoutMs} ms: ${JSON.stringify(batches)}`)), timeoutMs)
+                const timer = setTimeout(
+                    () =>
+                        reject(
+                            new Error(
+                                `${path} was not handed over within ${timeoutMs} ms: ${JSON.stringify(batches)}`,
+                            ),
+                        ),
+                    timeoutMs,
+                )
                 waiting.push({ path, resolve: () => (clearTimeout(timer), resolve()) })
             }),
     }
@@ -85,7 +104,10 @@ const recorder = () => {
  * watcher starts, past its allowance for a coarse clock, so nothing in it counts as changed);
  * the watcher is closed and the folder removed after.
  */
-const watching = async (tree: Record<string, string>, body: (root: string, handed: (path: string) => Promise<void>) => Promise<void>) => {
+const watching = async (
+    tree: Record<string, string>,
+    body: (root: string, handed: (path: string) => Promise<void>) => Promise<void>,
+) => {
     const root = await temporaryFolder()
     try {
         await writeTree(root, tree)
@@ -105,10 +127,15 @@ const watching = async (tree: Record<string, string>, body: (root: string, hande
 
 test('folders are watched a few at a time: with many more folders than an instance takes, the last one listed reports its changes', async () => {
     const files: Record<string, string> = {}
-    for (let index = 0; index < 700; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
+    for (let index = 0; index < 700; index++)
+        files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
     files['levels/level-699/comments/first.md'] = 'Hello\n'
     await watching(files, async (root, handed) => {
-        for (const path of ['levels/level-0/item.yaml', 'levels/level-699/item.yaml', 'levels/level-699/comments/first.md']) {
+        for (const path of [
+            'levels/level-0/item.yaml',
+            'levels/level-699/item.yaml',
+            'levels/level-699/comments/first.md',
+        ]) {
             await writeFile(join(root, path), 'title: Changed\n')
             await handed(path)
         }
@@ -116,18 +143,21 @@ test('folders are watched a few at a time: with many more folders than an instan
 })
 
 test('a folder removed and made again under its name (with a folder inside) is watched again', async () => {
-    await watching({ 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' }, async (root, handed) => {
-        await rm(join(root, 'levels/again'), { recursive: true })
-        await handed('levels/again')
-        // Give the watcher its moment to see the folder gone before it comes back.
-        await sleep(100)
-        await mkdir(join(root, 'levels/again/comments'), { recursive: true })
-        await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
-        await handed('levels/again/item.yaml')
-        await sleep(100)
-        await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
-        await handed('levels/again/comments/two.md')
-    })
+    await watching(
+        { 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' },
+        async (root, handed) => {
+            await rm(join(root, 'levels/again'), { recursive: true })
+            await handed('levels/again')
+            // Give the watcher its moment to see the folder gone before it comes back.
+            await sleep(100)
+            await mkdir(join(root, 'levels/again/comments'), { recursive: true })
+            await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
+            await handed('levels/again/item.yaml')
+            await sleep(100)
+            await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
+            await handed('levels/again/comments/two.md')
+        },
+    )
 })
 
 test('a folder made after the scan with a folder inside: the inner folder still reports its changes once the outer one changed', async () => {
@@ -151,14 +181,21 @@ test('a folder chokidar cannot watch (the system limit of watches) is reported o
     const said: string[] = []
     // chokidar calls node:fs's watch through the module's exports, which this swaps for one that fails on two folders.
     fs.watch = ((path: string, ...rest: unknown[]) => {
-        if (/level-(3|4)$/.test(path)) throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' })
+        if (/level-(3|4)$/.test(path))
+            throw Object.assign(
+                new Error(
+                    `ENOSPC: System limit for number of file watchers reached, watch '${path}'`,
+                ),
+                { code: 'ENOSPC' },
+            )
         return (realWatch as (...args: unknown[]) => fs.FSWatcher)(path, ...rest)
     }) as typeof fs.watch
     syncBuiltinESMExports()
     console.error = (...args: unknown[]) => void said.push(args.join(' '))
     try {
         const files: Record<string, string> = {}
-        for (let index = 0; index < 20; index++) files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
+        for (let index = 0; index < 20; index++)
+            files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
         await watching(files, async (root, handed) => {
             assert.equal(said.length, 1, said.join('\n'))
             assert.match(said[0]!, /limit of file watchers/)

@@ -13,7 +13,13 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { lanAddresses } from '../src/auth/addresses.js'
 import { startShelf } from '../src/server.js'
-import { copyContent, exampleContent, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
+import {
+    copyContent,
+    exampleContent,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
 
 let server: TestServer
 
@@ -41,17 +47,27 @@ test('a page is HTML with a strict Content-Security-Policy, an ETag and a 304 fo
     assert.match(policy, /script-src 'self'(;|$)/)
     assert.not.match(policy, /unsafe-inline|unsafe-eval/)
     assert.is(first.headers.get('x-content-type-options'), 'nosniff')
-    assert.not.match(first.html, /<script>|<script [^>]*>[^<]|\son[a-z]+=/i, 'no inline script nor handler attribute')
+    assert.not.match(
+        first.html,
+        /<script>|<script [^>]*>[^<]|\son[a-z]+=/i,
+        'no inline script nor handler attribute',
+    )
     // Each encoding has its own ETag: this one is the plain page's.
     const etag = (await rawRequest(server.url, '/levels/first-steps?lang=en')).header('etag')!
     assert.match(etag, /^"[^"]+"$/)
     // Node's fetch sends Cache-Control: no-cache with a conditional request, which rightly gets the body.
-    const again = await rawRequest(server.url, '/levels/first-steps?lang=en', { headers: { 'If-None-Match': etag } })
+    const again = await rawRequest(server.url, '/levels/first-steps?lang=en', {
+        headers: { 'If-None-Match': etag },
+    })
     assert.is(again.status, 304)
     assert.is(again.body.length, 0)
-    const gzipped = await rawRequest(server.url, '/levels/first-steps?lang=en', { headers: { 'Accept-Encoding': 'gzip' } })
+    const gzipped = await rawRequest(server.url, '/levels/first-steps?lang=en', {
+        headers: { 'Accept-Encoding': 'gzip' },
+    })
     assert.is(gzipped.header('content-encoding'), 'gzip')
-    const kept = await rawRequest(server.url, '/levels/first-steps?lang=en', { headers: { 'Accept-Encoding': 'gzip' } })
+    const kept = await rawRequest(server.url, '/levels/first-steps?lang=en', {
+        headers: { 'Accept-Encoding': 'gzip' },
+    })
     assert.ok(kept.body.equals(gzipped.body), 'the same bytes again')
     assert.is(gunzipSync(gzipped.body).toString(), first.html, 'the same page, compressed')
 })
@@ -72,11 +88,19 @@ test('a page is kept per snapshot and compressed once per encoding, like the JSO
         const first = await rawRequest(server.url, path, { headers: { 'Accept-Encoding': 'br' } })
         assert.is(first.header('content-encoding'), 'br')
         const afterFirst = compressions
-        assert.ok(afterFirst >= 1 && afterFirst <= 2, `br, and gzip for the kept answer (${afterFirst})`)
+        assert.ok(
+            afterFirst >= 1 && afterFirst <= 2,
+            `br, and gzip for the kept answer (${afterFirst})`,
+        )
         for (const encoding of ['br', 'gzip', 'br', 'gzip', 'identity']) {
-            const again = await rawRequest(server.url, path, { headers: { 'Accept-Encoding': encoding } })
+            const again = await rawRequest(server.url, path, {
+                headers: { 'Accept-Encoding': encoding },
+            })
             assert.is(again.status, 200)
-            assert.is(again.header('content-encoding'), encoding === 'identity' ? undefined : encoding)
+            assert.is(
+                again.header('content-encoding'),
+                encoding === 'identity' ? undefined : encoding,
+            )
         }
         assert.is(compressions, afterFirst, 'no page compressed again')
     } finally {
@@ -97,8 +121,16 @@ test('the language: ?lang= first, then Accept-Language (the answer then varies b
     const fallback = await page('/', { 'Accept-Language': 'fr' })
     assert.match(fallback.html, /<h1>Shelf example<\/h1>/)
     const unknown = await page('/?lang=xx')
-    assert.match(unknown.html, /<h1>Shelf example<\/h1>/, 'a language no text is written in reads like the fallback')
-    assert.match(chosen.html, /<a href="\/\?lang=en" hreflang="en" lang="en">English<\/a>/, 'the language switch')
+    assert.match(
+        unknown.html,
+        /<h1>Shelf example<\/h1>/,
+        'a language no text is written in reads like the fallback',
+    )
+    assert.match(
+        chosen.html,
+        /<a href="\/\?lang=en" hreflang="en" lang="en">English<\/a>/,
+        'the language switch',
+    )
     assert.match(chosen.html, /href="\/levels\/list\?lang=ja"/, 'links keep the chosen language')
 })
 
@@ -107,25 +139,64 @@ test('link previews: Open Graph and Twitter tags with the absolute cover address
     try {
         const level = await page('/levels/first-steps?lang=en', {}, shelf.url)
         const cover = attribute(level.html, /<img class="cover" src="([^"]+)"/)!
-        assert.match(cover, /^\/shelf\/sonolus\/repository\/[0-9a-f]{40}$/, 'pages and resources below the address path')
-        assert.is(attribute(level.html, /<meta property="og:image" content="([^"]+)"/), `https://example.com${cover}`)
-        assert.is(attribute(level.html, /<meta name="twitter:image" content="([^"]+)"/), `https://example.com${cover}`)
-        assert.is(attribute(level.html, /<meta name="twitter:card" content="([^"]+)"/), 'summary_large_image')
-        assert.is(attribute(level.html, /<meta property="og:title" content="([^"]+)"/), 'First Steps')
-        assert.match(attribute(level.html, /<meta property="og:description" content="([^"]+)"/)!, /^A gentle first level/)
-        assert.is(attribute(level.html, /<link rel="canonical" href="([^"]+)"/), 'https://example.com/shelf/levels/first-steps?lang=en')
-        assert.is(attribute(level.html, /<a class="open" href="([^"]+)"/), 'https://open.sonolus.com/example.com/shelf/levels/first-steps')
+        assert.match(
+            cover,
+            /^\/shelf\/sonolus\/repository\/[0-9a-f]{40}$/,
+            'pages and resources below the address path',
+        )
+        assert.is(
+            attribute(level.html, /<meta property="og:image" content="([^"]+)"/),
+            `https://example.com${cover}`,
+        )
+        assert.is(
+            attribute(level.html, /<meta name="twitter:image" content="([^"]+)"/),
+            `https://example.com${cover}`,
+        )
+        assert.is(
+            attribute(level.html, /<meta name="twitter:card" content="([^"]+)"/),
+            'summary_large_image',
+        )
+        assert.is(
+            attribute(level.html, /<meta property="og:title" content="([^"]+)"/),
+            'First Steps',
+        )
+        assert.match(
+            attribute(level.html, /<meta property="og:description" content="([^"]+)"/)!,
+            /^A gentle first level/,
+        )
+        assert.is(
+            attribute(level.html, /<link rel="canonical" href="([^"]+)"/),
+            'https://example.com/shelf/levels/first-steps?lang=en',
+        )
+        assert.is(
+            attribute(level.html, /<a class="open" href="([^"]+)"/),
+            'https://open.sonolus.com/example.com/shelf/levels/first-steps',
+        )
         assert.not.match(level.html, /name="robots"/)
         assert.not.match(level.html, /--name sonolus/)
         const unlisted = await page('/levels/secret-garden', {}, shelf.url)
         assert.is(unlisted.status, 200)
         assert.match(unlisted.html, /<meta name="robots" content="noindex, nofollow">/)
-        assert.is(attribute(unlisted.html, /<link rel="canonical" href="([^"]+)"/), 'https://example.com/shelf/levels/secret-garden')
+        assert.is(
+            attribute(unlisted.html, /<link rel="canonical" href="([^"]+)"/),
+            'https://example.com/shelf/levels/secret-garden',
+        )
         const home = await page('/', {}, shelf.url)
-        assert.is(attribute(home.html, /<a class="open" href="([^"]+)"/), 'https://open.sonolus.com/example.com/shelf/')
+        assert.is(
+            attribute(home.html, /<a class="open" href="([^"]+)"/),
+            'https://open.sonolus.com/example.com/shelf/',
+        )
         const list = await page('/levels/list', {}, shelf.url)
-        assert.not.match(list.html, /secret-garden|rough-sketch/, 'neither unlisted nor draft items are listed')
-        assert.is((await page('/levels/rough-sketch', {}, shelf.url)).status, 404, 'a draft is not served')
+        assert.not.match(
+            list.html,
+            /secret-garden|rough-sketch/,
+            'neither unlisted nor draft items are listed',
+        )
+        assert.is(
+            (await page('/levels/rough-sketch', {}, shelf.url)).status,
+            404,
+            'a draft is not served',
+        )
     } finally {
         await shelf.stop()
     }
@@ -138,7 +209,11 @@ test('link previews: Open Graph and Twitter tags with the absolute cover address
         await drafts.stop()
     }
     const other = await page('/levels/first-steps')
-    assert.match(other.html, /The Sonolus app opens this server only when it runs with --name sonolus\./, 'with another protocol name a line says so')
+    assert.match(
+        other.html,
+        /The Sonolus app opens this server only when it runs with --name sonolus\./,
+        'with another protocol name a line says so',
+    )
 })
 
 test('a missing item is an HTML 404 page; paths outside the pages stay JSON', async () => {
@@ -156,11 +231,20 @@ test('a missing item is an HTML 404 page; paths outside the pages stay JSON', as
 
 test('what a visitor types comes back escaped: the search words and the language', async () => {
     const typed = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
-    const list = await page(`/levels/list?keywords=${encodeURIComponent(typed)}&lang=${encodeURIComponent(typed)}`)
+    const list = await page(
+        `/levels/list?keywords=${encodeURIComponent(typed)}&lang=${encodeURIComponent(typed)}`,
+    )
     assert.is(list.status, 200)
-    assert.match(list.html, /value="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;&lt;img src=x onerror=alert\(2\)&gt;"/)
+    assert.match(
+        list.html,
+        /value="&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;&lt;img src=x onerror=alert\(2\)&gt;"/,
+    )
     assert.not.match(list.html, /<script>alert|<img src=x/)
-    assert.match(list.html, /<meta name="robots" content="noindex, nofollow">/, 'search results are not indexed')
+    assert.match(
+        list.html,
+        /<meta name="robots" content="noindex, nofollow">/,
+        'search results are not indexed',
+    )
 })
 
 test('a Host header no URL can hold still gets its page', async () => {
@@ -184,7 +268,10 @@ test('the live preview: one event stream per page, a change event after an edit,
     const content = await copyContent()
     const shelf = await startTestServer({ watch: true, content })
     try {
-        const connections = () => new Promise<number>((resolve) => shelf.server.getConnections((_, count) => resolve(count)))
+        const connections = () =>
+            new Promise<number>((resolve) =>
+                shelf.server.getConnections((_, count) => resolve(count)),
+            )
         const received: string[] = []
         const stream = httpRequest(`${shelf.url}/_shelf/live`)
         const answered = new Promise<{ status?: number; type?: string }>((resolve) =>
@@ -200,15 +287,23 @@ test('the live preview: one event stream per page, a change event after an edit,
         assert.is(status, 200)
         assert.match(type!, /^text\/event-stream/)
         const waitFor = async (pattern: RegExp) => {
-            for (let tries = 0; tries < 250 && !pattern.test(received.join('')); tries++) await new Promise((resolve) => setTimeout(resolve, 20))
+            for (let tries = 0; tries < 250 && !pattern.test(received.join('')); tries++)
+                await new Promise((resolve) => setTimeout(resolve, 20))
             assert.match(received.join(''), pattern, JSON.stringify(received))
         }
         await waitFor(/^retry: \d+\n\n/)
         assert.is(await connections(), 1)
-        await writeFile(join(content, 'posts', 'welcome.md'), (await readFile(join(content, 'posts', 'welcome.md'), 'utf8')).replace('Welcome to Shelf', 'Welcome back'))
+        await writeFile(
+            join(content, 'posts', 'welcome.md'),
+            (await readFile(join(content, 'posts', 'welcome.md'), 'utf8')).replace(
+                'Welcome to Shelf',
+                'Welcome back',
+            ),
+        )
         await waitFor(/event: change\ndata: \d+\n\n/)
         stream.destroy()
-        for (let tries = 0; tries < 50 && (await connections()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 20))
+        for (let tries = 0; tries < 50 && (await connections()) > 0; tries++)
+            await new Promise((resolve) => setTimeout(resolve, 20))
         assert.is(await connections(), 0, 'the server let go of the stream')
     } finally {
         await shelf.stop()
@@ -235,9 +330,22 @@ test('the problems page is for the owner: a request from this machine, not from 
     assert.match(own.headers.get('cache-control')!, /no-store/)
     const lan = lanAddresses()[0]
     if (!lan) return
-    const shelf = await startShelf({ content: exampleContent, name: 'service', drafts: false, watch: true, cache: await temporaryFolder('shelf-cache-') }, { port: 0, host: '0.0.0.0' })
+    const shelf = await startShelf(
+        {
+            content: exampleContent,
+            name: 'service',
+            drafts: false,
+            watch: true,
+            cache: await temporaryFolder('shelf-cache-'),
+        },
+        { port: 0, host: '0.0.0.0' },
+    )
     try {
-        const remote = await page('/_shelf/problems.html?lang=en', {}, `http://${lan}:${shelf.port}`)
+        const remote = await page(
+            '/_shelf/problems.html?lang=en',
+            {},
+            `http://${lan}:${shelf.port}`,
+        )
         assert.is(remote.status, 403)
         assert.match(remote.html, /shown only to the owner/)
         assert.not.match(remote.html, /<table/)
@@ -264,15 +372,32 @@ test("a protocol 404 fetched by a browser has the official toolkit's empty body;
     const app = await fetch(url)
     assert.is(app.status, 404)
     assert.equal(await app.json(), { message: 'level "not-here" not found' })
-    const tab = await fetch(url, { headers: { 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Site': 'none' } })
+    const tab = await fetch(url, {
+        headers: {
+            'Sec-Fetch-Mode': 'navigate',
+            'Sec-Fetch-Dest': 'document',
+            'Sec-Fetch-Site': 'none',
+        },
+    })
     assert.equal(await tab.json(), { message: 'level "not-here" not found' })
-    const fromPage = { 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Site': 'same-origin', 'Sec-Fetch-Dest': 'empty' }
-    for (const headers of [fromPage, { ...fromPage, 'Sec-Fetch-Mode': 'same-origin' }, { Referer: `${server.url}/levels/` }]) {
+    const fromPage = {
+        'Sec-Fetch-Mode': 'cors',
+        'Sec-Fetch-Site': 'same-origin',
+        'Sec-Fetch-Dest': 'empty',
+    }
+    for (const headers of [
+        fromPage,
+        { ...fromPage, 'Sec-Fetch-Mode': 'same-origin' },
+        { Referer: `${server.url}/levels/` },
+    ]) {
         const client = await fetch(url, { headers })
         assert.is(client.status, 404)
         const body = await client.text()
         assert.is(body, '', JSON.stringify(headers))
-        assert.throws(() => JSON.parse(body), 'the web client\'s response.json() fails, so it shows its not-found view')
+        assert.throws(
+            () => JSON.parse(body),
+            "the web client's response.json() fails, so it shows its not-found view",
+        )
     }
     const found = await fetch(`${server.root}/levels/first-steps`, { headers: fromPage })
     assert.is(found.status, 200, 'answers that are found are untouched')
@@ -293,7 +418,11 @@ test('--web-client DIR: its files, its index.html for page paths, the protocol b
             assert.is(response.status, 200, path)
             assert.is(await response.text(), '<!doctype html><title>client</title>', path)
         }
-        for (const path of ['/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2f..%2fetc/passwd', '/assets/../../../etc/passwd']) {
+        for (const path of [
+            '/%2e%2e/%2e%2e/etc/passwd',
+            '/assets/..%2f..%2f..%2fetc/passwd',
+            '/assets/../../../etc/passwd',
+        ]) {
             const outside = await rawRequest(shelf.url, path)
             assert.not.match(outside.body.toString(), /root:/, path)
         }

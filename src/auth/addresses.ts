@@ -26,7 +26,9 @@ export class AcceptedAddresses {
             this.configured = true
             return
         }
-        const hosts = isWildcard(listening.host) ? ['localhost', '127.0.0.1', '[::1]', ...lanAddresses()] : [listening.host!.includes(':') ? `[${listening.host}]` : listening.host!]
+        const hosts = isWildcard(listening.host)
+            ? ['localhost', '127.0.0.1', '[::1]', ...lanAddresses()]
+            : [listening.host!.includes(':') ? `[${listening.host}]` : listening.host!]
         this.list = hosts.map((host) => `http://${host}:${listening.port}`)
         this.configured = false
     }

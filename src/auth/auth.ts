@@ -15,12 +15,20 @@ export type Auth = {
     sessions: Sessions
 }
 
-export const createAuth = async (options: ShelfOptions, stateFolder: string, addresses: AcceptedAddresses): Promise<Auth> => {
+export const createAuth = async (
+    options: ShelfOptions,
+    stateFolder: string,
+    addresses: AcceptedAddresses,
+): Promise<Auth> => {
     const signIn = { ...signInDefaults, ...options.signIn }
     const signer = new TokenSigner(await sessionSecret(signIn.sessionSecret, stateFolder))
     return {
         signInEnabled: signIn.enabled,
-        verifier: new SignedRequestVerifier(await loadVerifyKey(signIn.signatureKey), addresses, signIn.signatureWindowMs),
+        verifier: new SignedRequestVerifier(
+            await loadVerifyKey(signIn.signatureKey),
+            addresses,
+            signIn.signatureWindowMs,
+        ),
         signer,
         sessions: new Sessions(signer, signIn.sessionLifetimeMs),
     }

@@ -13,9 +13,15 @@ const minimumLength = 32
  * The key of session and room tokens: the one given (flag or environment), or one generated on
  * the first start and kept in the state folder, so that sessions survive a restart.
  */
-export const sessionSecret = async (given: string | undefined, stateFolder: string): Promise<Buffer> => {
+export const sessionSecret = async (
+    given: string | undefined,
+    stateFolder: string,
+): Promise<Buffer> => {
     if (given !== undefined) {
-        if (given.length < minimumLength) throw new Error(`the session secret must be at least ${minimumLength} characters long (got ${given.length})`)
+        if (given.length < minimumLength)
+            throw new Error(
+                `the session secret must be at least ${minimumLength} characters long (got ${given.length})`,
+            )
         return Buffer.from(given, 'utf8')
     }
     const file = join(stateFolder, '.session-secret')
@@ -23,7 +29,8 @@ export const sessionSecret = async (given: string | undefined, stateFolder: stri
         if (error.code === 'ENOENT') return undefined
         throw error
     })
-    if (kept !== undefined && kept.trim().length >= minimumLength) return Buffer.from(kept.trim(), 'utf8')
+    if (kept !== undefined && kept.trim().length >= minimumLength)
+        return Buffer.from(kept.trim(), 'utf8')
     const generated = randomBytes(32).toString('hex')
     await mkdir(stateFolder, { recursive: true })
     await writeFileAtomic(file, `${generated}\n`, { mode: 0o600 })

@@ -18,7 +18,12 @@ export class Sessions {
 
     open(profile: ServiceUserProfile, now = Date.now()): ServerAuthenticateResponse {
         const expiration = now + this.lifetimeMs
-        const payload: SessionPayload = { id: profile.id, handle: profile.handle, name: profile.name, exp: expiration }
+        const payload: SessionPayload = {
+            id: profile.id,
+            handle: profile.handle,
+            name: profile.name,
+            exp: expiration,
+        }
         return { session: this.signer.sign('session', payload), expiration }
     }
 

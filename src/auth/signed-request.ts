@@ -1,4 +1,8 @@
-import type { ServerAuthenticateRequest, ServerJoinRoomRequest, ServiceUserProfile } from '@sonolus/core'
+import type {
+    ServerAuthenticateRequest,
+    ServerJoinRoomRequest,
+    ServiceUserProfile,
+} from '@sonolus/core'
 import { Ajv } from 'ajv'
 import { createHash, webcrypto } from 'node:crypto'
 import { Refusal, refuse } from '../util/refusal.js'
@@ -8,12 +12,24 @@ import { signatureAlgorithm } from './verify-key.js'
 export type SignedRequestKind = ServerAuthenticateRequest['type'] | ServerJoinRoomRequest['type']
 
 /** A request whose every check passed: its profile can be trusted. */
-export type VerifiedRequest = { body: ServerAuthenticateRequest | ServerJoinRoomRequest; raw: Buffer; signature: string }
+export type VerifiedRequest = {
+    body: ServerAuthenticateRequest | ServerJoinRoomRequest
+    raw: Buffer
+    signature: string
+}
 
 const text = { type: 'string' } as const
 const profileFields = [
-    'id', 'handle', 'name', 'avatarType', 'avatarForegroundType', 'avatarForegroundColor',
-    'avatarBackgroundType', 'avatarBackgroundColor', 'bannerType', 'aboutMe',
+    'id',
+    'handle',
+    'name',
+    'avatarType',
+    'avatarForegroundType',
+    'avatarForegroundColor',
+    'avatarBackgroundType',
+    'avatarBackgroundColor',
+    'bannerType',
+    'aboutMe',
 ] as const satisfies readonly Exclude<keyof ServiceUserProfile, 'favorites'>[]
 
 /**
@@ -31,7 +47,10 @@ const validShape = new Ajv({ allErrors: false }).compile({
         userProfile: {
             type: 'object',
             required: [...profileFields, 'favorites'],
-            properties: { ...Object.fromEntries(profileFields.map((field) => [field, text])), favorites: { type: 'array', items: text } },
+            properties: {
+                ...Object.fromEntries(profileFields.map((field) => [field, text])),
+                favorites: { type: 'array', items: text },
+            },
         },
     },
 })
@@ -63,23 +82,41 @@ export class SignedRequestVerifier {
     ): Promise<VerifiedRequest> {
         if (!validShape(body)) {
             const issue = validShape.errors?.[0]
-            throw new Refusal('invalid', `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`)
+            throw new Refusal(
+                'invalid',
+                `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`,
+            )
         }
         const request = body as ServerJoinRoomRequest
-        if (request.type !== expected.type) refuse('unauthorized', `type must be "${expected.type}", got "${request.type}"`)
-        if (!this.addresses.accepts(request.address)) refuse('unauthorized', this.addresses.explainRefusal(request.address))
+        if (request.type !== expected.type)
+            refuse('unauthorized', `type must be "${expected.type}", got "${request.type}"`)
+        if (!this.addresses.accepts(request.address))
+            refuse('unauthorized', this.addresses.explainRefusal(request.address))
         if (expected.room !== undefined && request.room !== expected.room) {
-            refuse('unauthorized', `room must be the room in the path, "${expected.room}", got ${request.room === undefined ? 'none' : `"${request.room}"`}`)
+            refuse(
+                'unauthorized',
+                `room must be the room in the path, "${expected.room}", got ${request.room === undefined ? 'none' : `"${request.room}"`}`,
+            )
         }
         const age = now - request.time
-        if (age > this.windowMs) refuse('unauthorized', `time is ${Math.round(age / 1000)} s old; signed requests are accepted for ${this.windowMs / 1000} s (is a clock wrong?)`)
-        if (-age > this.windowMs) refuse('unauthorized', `time is ${Math.round(-age / 1000)} s ahead of this server's clock; at most ${this.windowMs / 1000} s is accepted`)
+        if (age > this.windowMs)
+            refuse(
+                'unauthorized',
+                `time is ${Math.round(age / 1000)} s old; signed requests are accepted for ${this.windowMs / 1000} s (is a clock wrong?)`,
+            )
+        if (-age > this.windowMs)
+            refuse(
+                'unauthorized',
+                `time is ${Math.round(-age / 1000)} s ahead of this server's clock; at most ${this.windowMs / 1000} s is accepted`,
+            )
         if (!signatureHeader) refuse('unauthorized', 'the signature header is missing')
         const signature = signatureHeader!
-        if (!(await this.isSignedBy(raw, signature))) refuse('unauthorized', 'the signature does not match the body and the app\'s key')
+        if (!(await this.isSignedBy(raw, signature)))
+            refuse('unauthorized', "the signature does not match the body and the app's key")
         this.forgetExpired(now)
         const digest = createHash('sha256').update(raw).digest('hex')
-        if (this.seen.has(digest)) refuse('unauthorized', 'this signed request was already used; sign a new one')
+        if (this.seen.has(digest))
+            refuse('unauthorized', 'this signed request was already used; sign a new one')
         this.seen.set(digest, request.time + this.windowMs)
         return { body: request, raw, signature }
     }
@@ -87,7 +124,12 @@ export class SignedRequestVerifier {
     private async isSignedBy(raw: Buffer, header: string) {
         const signature = Buffer.from(header, 'base64')
         try {
-            return await webcrypto.subtle.verify({ name: signatureAlgorithm.name, hash: 'SHA-256' }, this.key, signature, raw)
+            return await webcrypto.subtle.verify(
+                { name: signatureAlgorithm.name, hash: 'SHA-256' },
+                this.key,
+                signature,
+                raw,
+            )
         } catch {
             return false
         }

@@ -21,12 +21,15 @@ export class TokenSigner {
     /** The payload of a token this secret signed for this purpose and that has not expired. */
     verify<T extends { exp: number }>(purpose: string, token: string, now = Date.now()): T {
         const [version, encoded, mac, ...rest] = token.split('.')
-        if (version !== 'v1' || !encoded || !mac || rest.length) throw new TokenError('is not a token this server issues')
+        if (version !== 'v1' || !encoded || !mac || rest.length)
+            throw new TokenError('is not a token this server issues')
         const expected = this.mac(purpose, encoded)
         const given = Buffer.from(mac, 'base64url')
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new TokenError('was not signed by this server, or was changed')
+        if (given.length !== expected.length || !timingSafeEqual(given, expected))
+            throw new TokenError('was not signed by this server, or was changed')
         const payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as T
-        if (!(payload.exp > now)) throw new TokenError(`expired at ${new Date(payload.exp).toISOString()}`)
+        if (!(payload.exp > now))
+            throw new TokenError(`expired at ${new Date(payload.exp).toISOString()}`)
         return payload
     }
 

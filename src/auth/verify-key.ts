@@ -17,12 +17,21 @@ export const loadVerifyKey = async (file: string | undefined): Promise<webcrypto
     try {
         jwk = JSON.parse(text) as webcrypto.JsonWebKey
     } catch {
-        throw new Error(`--signature-key ${file}: not JSON; expected a public JWK such as {"kty":"EC","crv":"P-256","x":"…","y":"…"}`)
+        throw new Error(
+            `--signature-key ${file}: not JSON; expected a public JWK such as {"kty":"EC","crv":"P-256","x":"…","y":"…"}`,
+        )
     }
-    if (jwk.kty !== 'EC' || jwk.crv !== 'P-256') throw new Error(`--signature-key ${file}: expected an EC P-256 key, got kty ${jwk.kty} crv ${jwk.crv}`)
+    if (jwk.kty !== 'EC' || jwk.crv !== 'P-256')
+        throw new Error(
+            `--signature-key ${file}: expected an EC P-256 key, got kty ${jwk.kty} crv ${jwk.crv}`,
+        )
     // Only the public half is kept, whatever else the file holds.
     const { kty, crv, x, y } = jwk
-    return webcrypto.subtle.importKey('jwk', { kty, crv, x, y }, signatureAlgorithm, false, ['verify']).catch((error: Error) => {
-        throw new Error(`--signature-key ${file}: not a usable P-256 public key (${error.message})`)
-    })
+    return webcrypto.subtle
+        .importKey('jwk', { kty, crv, x, y }, signatureAlgorithm, false, ['verify'])
+        .catch((error: Error) => {
+            throw new Error(
+                `--signature-key ${file}: not a usable P-256 public key (${error.message})`,
+            )
+        })
 }

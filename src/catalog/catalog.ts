@@ -49,8 +49,13 @@ export class Catalog {
     private resolution: Resolution | undefined
     private readonly leaderboards: ReadonlyMap<CatalogItem, LeaderboardRecord[]>
     // Built on first use, then patched by each following snapshot rather than built again.
-    private readonly sortedLists = new Map<string, { sort: ItemSort; list: readonly CatalogItem[] }>()
-    private readonly authors: Partial<Record<ContentType, LayeredMap<string, readonly CatalogItem[]>>> = {}
+    private readonly sortedLists = new Map<
+        string,
+        { sort: ItemSort; list: readonly CatalogItem[] }
+    >()
+    private readonly authors: Partial<
+        Record<ContentType, LayeredMap<string, readonly CatalogItem[]>>
+    > = {}
     private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
     private readonly users = new Map<CatalogItem, Map<ContentType, CatalogItem[]>>()
 
@@ -61,18 +66,30 @@ export class Catalog {
         this.contentVersion = content.version
         const carried = previous?.handOver(content, options)
         const resolution = carried ?? new Resolution(options.drafts)
-        const changes = resolution.update(content.units, carried ? content.changed : content.units.keys())
+        const changes = resolution.update(
+            content.units,
+            carried ? content.changed : content.units.keys(),
+        )
         const base = carried && previous
         this.items = resolution.items
         this.leaderboards = resolution.leaderboards
         for (const type of contentTypes) {
             const listChange = listChangeOf(changes[type])
-            this.listed[type] = patchSorted(base?.listed[type] ?? [], listChange.removed, listChange.added, newestFirst)
+            this.listed[type] = patchSorted(
+                base?.listed[type] ?? [],
+                listChange.removed,
+                listChange.added,
+                newestFirst,
+            )
             makeSearchable(this.listed[type], () => this.searchIndex(type))
             if (base) this.carryIndexes(base, type, listChange)
         }
         this.indexNewItems(changes)
-        this.problems = [...content.problems, ...resolution.problems(), ...this.handPickedProblems(resolution)]
+        this.problems = [
+            ...content.problems,
+            ...resolution.problems(),
+            ...this.handPickedProblems(resolution),
+        ]
         this.resolution = resolution
     }
 
@@ -83,14 +100,20 @@ export class Catalog {
     /** The item a one-item reference field names, or null for "the engine's default". */
     reference(item: CatalogItem, field: string): CatalogItem | null {
         const name = item.fields.references[field]
-        const target = contentTypeInfos[item.type].references.find((reference) => reference.field === field)!.target
+        const target = contentTypeInfos[item.type].references.find(
+            (reference) => reference.field === field,
+        )!.target
         return typeof name === 'string' ? this.items[target].get(name)! : null
     }
 
     /** The items a list reference field names, in order. */
     references(item: CatalogItem, field: string): CatalogItem[] {
-        const target = contentTypeInfos[item.type].references.find((reference) => reference.field === field)!.target
-        return (item.fields.references[field] as string[]).map((name) => this.items[target].get(name)!)
+        const target = contentTypeInfos[item.type].references.find(
+            (reference) => reference.field === field,
+        )!.target
+        return (item.fields.references[field] as string[]).map((name) =>
+            this.items[target].get(name)!,
+        )
     }
 
     /** Items of other types that point at this one (the levels using an engine…), newest first. */
@@ -101,7 +124,9 @@ export class Catalog {
             for (const { type, field } of referrers.get(item.type) ?? []) {
                 const using = this.listed[type].filter((other) => {
                     const value = other.fields.references[field]
-                    return value === item.name || (Array.isArray(value) && value.includes(item.name))
+                    return (
+                        value === item.name || (Array.isArray(value) && value.includes(item.name))
+                    )
                 })
                 if (using.length) users.set(type, [...(users.get(type) ?? []), ...using])
             }
@@ -128,7 +153,10 @@ export class Catalog {
         const key = sortedListKey(type, sort)
         let sorted = this.sortedLists.get(key)
         if (!sorted) {
-            sorted = { sort, list: sortItems(this.listed[type], sort, this.settings.fallbackLocale) }
+            sorted = {
+                sort,
+                list: sortItems(this.listed[type], sort, this.settings.fallbackLocale),
+            }
             this.sortedLists.set(key, sorted)
             makeSearchable(sorted.list, () => this.searchIndex(type))
         }
@@ -139,7 +167,9 @@ export class Catalog {
     private handOver(content: LoadedContent, options: CatalogOptions) {
         const resolution = this.resolution
         this.resolution = undefined
-        const follows = content.version === this.contentVersion + 1 && resolution?.servesDrafts === options.drafts
+        const follows =
+            content.version === this.contentVersion + 1 &&
+            resolution?.servesDrafts === options.drafts
         return follows ? resolution : undefined
     }
 
@@ -151,7 +181,10 @@ export class Catalog {
     private carryIndexes(base: Catalog, type: ContentType, change: ListChange) {
         const index = base.searchIndexes[type]
         // Every change leaves a slot no later snapshot lists: past as many as listed, a new index is smaller.
-        if (index && index.slotCount + change.added.length <= 2 * this.listed[type].length + indexSlack) {
+        if (
+            index &&
+            index.slotCount + change.added.length <= 2 * this.listed[type].length + indexSlack
+        ) {
             for (const item of change.added) index.add(item)
             this.searchIndexes[type] = index
         }
@@ -161,7 +194,15 @@ export class Catalog {
         if (base.settings.fallbackLocale !== this.settings.fallbackLocale) return
         for (const [key, { sort, list }] of base.sortedLists) {
             if (!key.startsWith(`${type}:`)) continue
-            const sorted = { sort, list: patchSorted(list, change.removed, change.added, sortOrder(sort, this.settings.fallbackLocale)) }
+            const sorted = {
+                sort,
+                list: patchSorted(
+                    list,
+                    change.removed,
+                    change.added,
+                    sortOrder(sort, this.settings.fallbackLocale),
+                ),
+            }
             this.sortedLists.set(key, sorted)
             makeSearchable(sorted.list, () => this.searchIndex(type))
         }
@@ -177,10 +218,19 @@ export class Catalog {
             for (const { after: item } of changes[type]) {
                 if (!item) continue
                 for (const resource of Object.values(item.resources)) {
-                    if ('served' in resource) this.resources.set(resource.served.hash, resource.served)
+                    if ('served' in resource)
+                        this.resources.set(resource.served.hash, resource.served)
                 }
                 const { title, subtitle, artists, author, description, tags } = item.fields
-                for (const text of [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)]) addLocales(this.locales, text)
+                for (const text of [
+                    title,
+                    subtitle,
+                    artists,
+                    author,
+                    description,
+                    ...tags.map((tag) => tag.title),
+                ])
+                    addLocales(this.locales, text)
             }
         }
     }
@@ -214,7 +264,8 @@ const listChangeOf = (changes: readonly ItemChange[]): ListChange => ({
 })
 
 /** Authors compare as written, every language included; an empty author is nobody. */
-const authorKey = (item: CatalogItem) => (item.fields.author === '' ? undefined : JSON.stringify(item.fields.author))
+const authorKey = (item: CatalogItem) =>
+    item.fields.author === '' ? undefined : JSON.stringify(item.fields.author)
 
 const groupByAuthor = (items: readonly CatalogItem[]) => {
     const groups = new Map<string, CatalogItem[]>()
@@ -236,7 +287,8 @@ const patchGroups = (
     order: Order<CatalogItem>,
 ) => {
     const touched = new Map<string, ListChange>()
-    const changeOf = (key: string) => touched.get(key) ?? touched.set(key, { removed: [], added: [] }).get(key)!
+    const changeOf = (key: string) =>
+        touched.get(key) ?? touched.set(key, { removed: [], added: [] }).get(key)!
     for (const item of removed) {
         const key = keyOf(item)
         if (key !== undefined) changeOf(key).removed.push(item)

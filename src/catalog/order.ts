@@ -2,7 +2,8 @@ import type { ItemRecord } from '../content/load.js'
 
 /** The default order of every list: newest first, then by name so that equal times stay stable. */
 export const newestFirst = (a: ItemRecord, b: ItemRecord) =>
-    (b.fields.time ?? -Infinity) - (a.fields.time ?? -Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    (b.fields.time ?? -Infinity) - (a.fields.time ?? -Infinity) ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 export type Order<T> = (a: T, b: T) => number
 
@@ -23,7 +24,12 @@ export const insertionIndex = <T>(list: readonly T[], item: T, order: Order<T>) 
  * of the list) and with `added`, in one pass: a change of a few items costs a copy of the list,
  * not a sort of it. The list itself is kept when nothing changes.
  */
-export const patchSorted = <T>(list: readonly T[], removed: readonly T[], added: readonly T[], order: Order<T>): readonly T[] => {
+export const patchSorted = <T>(
+    list: readonly T[],
+    removed: readonly T[],
+    added: readonly T[],
+    order: Order<T>,
+): readonly T[] => {
     if (removed.length === 0 && added.length === 0) return list
     const skipped = removed.map((item) => insertionIndex(list, item, order)).sort((a, b) => a - b)
     const incoming = [...added].sort(order)
@@ -36,7 +42,8 @@ export const patchSorted = <T>(list: readonly T[], removed: readonly T[], added:
             continue
         }
         const item = list[index]!
-        while (nextIncoming < incoming.length && order(incoming[nextIncoming]!, item) < 0) patched.push(incoming[nextIncoming++]!)
+        while (nextIncoming < incoming.length && order(incoming[nextIncoming]!, item) < 0)
+            patched.push(incoming[nextIncoming++]!)
         patched.push(item)
     }
     while (nextIncoming < incoming.length) patched.push(incoming[nextIncoming++]!)

@@ -51,7 +51,11 @@ export const entriesOf = (set: PositionSet, flagged: PositionSet, into: Int32Arr
 }
 
 /** Keeps, in order, the first `count` entries whose position passes `keep`, and answers how many are left. */
-export const keepHolding = (entries: Int32Array, count: number, keep: (position: number) => boolean) => {
+export const keepHolding = (
+    entries: Int32Array,
+    count: number,
+    keep: (position: number) => boolean,
+) => {
     let kept = 0
     for (let at = 0; at < count; at++) if (keep(entries[at]! >> 1)) entries[kept++] = entries[at]!
     return kept

@@ -42,7 +42,10 @@ const serializedBudget = 16 * 1024 * 1024
  */
 export class ItemRenderer {
     private readonly rendered = new Map<CatalogItem, AnyItem>()
-    private readonly serialized = new LRUCache<CatalogItem, string>({ maxSize: serializedBudget, sizeCalculation: (json) => json.length })
+    private readonly serialized = new LRUCache<CatalogItem, string>({
+        maxSize: serializedBudget,
+        sizeCalculation: (json) => json.length,
+    })
 
     constructor(
         private readonly catalog: Catalog,
@@ -95,24 +98,35 @@ export class ItemRenderer {
             source: this.source,
             title: this.text(fields.title),
             author: this.text(fields.author),
-            tags: fields.tags.map((tag): Tag => ({ title: this.optionalText(tag.title), icon: tag.icon })),
+            tags: fields.tags.map((tag): Tag => ({
+                title: this.optionalText(tag.title),
+                icon: tag.icon,
+            })),
         }
         const subtitle = this.text(fields.subtitle)
         const srl = (role: string) => this.srl(resources[role])!
-        const one = <T extends ContentType>(field: string) => this.item(this.catalog.reference(item, field) as CatalogItem & { type: T })
+        const one = <T extends ContentType>(field: string) =>
+            this.item(this.catalog.reference(item, field) as CatalogItem & { type: T })
         const use = <T extends ContentType>(field: string): UseItem<ItemOfType[T]> => {
             const target = this.catalog.reference(item, field) as (CatalogItem & { type: T }) | null
             return target ? { useDefault: false, item: this.item(target) } : { useDefault: true }
         }
         switch (item.type) {
             case 'post':
-                return { ...base, version: 1, time: fields.time ?? 0, thumbnail: this.srl(resources.thumbnail) }
+                return {
+                    ...base,
+                    version: 1,
+                    time: fields.time ?? 0,
+                    thumbnail: this.srl(resources.thumbnail),
+                }
             case 'playlist':
                 return {
                     ...base,
                     version: 1,
                     subtitle,
-                    levels: this.catalog.references(item, 'levels').map((level) => this.item(level as CatalogItem & { type: 'level' })),
+                    levels: this.catalog
+                        .references(item, 'levels')
+                        .map((level) => this.item(level as CatalogItem & { type: 'level' })),
                     thumbnail: this.srl(resources.thumbnail),
                 }
             case 'level':
@@ -132,7 +146,14 @@ export class ItemRenderer {
                     data: srl('data'),
                 }
             case 'skin':
-                return { ...base, version: 4, subtitle, thumbnail: srl('thumbnail'), data: srl('data'), texture: srl('texture') }
+                return {
+                    ...base,
+                    version: 4,
+                    subtitle,
+                    thumbnail: srl('thumbnail'),
+                    data: srl('data'),
+                    texture: srl('texture'),
+                }
             case 'background':
                 return {
                     ...base,
@@ -144,9 +165,23 @@ export class ItemRenderer {
                     configuration: srl('configuration'),
                 }
             case 'effect':
-                return { ...base, version: 5, subtitle, thumbnail: srl('thumbnail'), data: srl('data'), audio: srl('audio') }
+                return {
+                    ...base,
+                    version: 5,
+                    subtitle,
+                    thumbnail: srl('thumbnail'),
+                    data: srl('data'),
+                    audio: srl('audio'),
+                }
             case 'particle':
-                return { ...base, version: 3, subtitle, thumbnail: srl('thumbnail'), data: srl('data'), texture: srl('texture') }
+                return {
+                    ...base,
+                    version: 3,
+                    subtitle,
+                    thumbnail: srl('thumbnail'),
+                    data: srl('data'),
+                    texture: srl('texture'),
+                }
             case 'engine':
                 return {
                     ...base,
@@ -165,7 +200,14 @@ export class ItemRenderer {
                     configuration: srl('configuration'),
                 }
             case 'replay':
-                return { ...base, version: 1, subtitle, level: one<'level'>('level'), data: srl('data'), configuration: srl('configuration') }
+                return {
+                    ...base,
+                    version: 1,
+                    subtitle,
+                    level: one<'level'>('level'),
+                    data: srl('data'),
+                    configuration: srl('configuration'),
+                }
         }
     }
 }

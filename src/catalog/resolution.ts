@@ -7,13 +7,27 @@ import type { ReferenceValue } from '../content/records.js'
 import { LayeredMap } from '../util/layered-map.js'
 
 /** Resolved after the types they point at, so a reference always meets a finished type. */
-const resolutionOrder: ContentType[] = ['post', 'skin', 'background', 'effect', 'particle', 'engine', 'level', 'playlist', 'replay']
+const resolutionOrder: ContentType[] = [
+    'post',
+    'skin',
+    'background',
+    'effect',
+    'particle',
+    'engine',
+    'level',
+    'playlist',
+    'replay',
+]
 
 /** The types whose items can point at each type, and the fields they do it with. */
 export const referrers = new Map<ContentType, { type: ContentType; field: string }[]>(
     contentTypes.map((target) => [
         target,
-        contentTypes.flatMap((type) => contentTypeInfos[type].references.filter((reference) => reference.target === target).map(({ field }) => ({ type, field }))),
+        contentTypes.flatMap((type) =>
+            contentTypeInfos[type].references
+                .filter((reference) => reference.target === target)
+                .map(({ field }) => ({ type, field })),
+        ),
     ]),
 )
 
@@ -22,12 +36,15 @@ export type ItemsByType = Record<ContentType, LayeredMap<string, ItemRecord>>
 /** How one name of a type serves after an update: `before` and `after` differ, either may be absent. */
 export type ItemChange = { before?: ItemRecord; after?: ItemRecord }
 
-const byType = <T>(make: () => T) => Object.fromEntries(contentTypes.map((type) => [type, make()])) as Record<ContentType, T>
+const byType = <T>(make: () => T) =>
+    Object.fromEntries(contentTypes.map((type) => [type, make()])) as Record<ContentType, T>
 
 const keyOf = (record: ItemRecord) => `${record.type}/${record.name}`
 
 const namesAny = (value: ReferenceValue | undefined, names: ReadonlySet<string>) =>
-    typeof value === 'string' ? names.has(value) : Array.isArray(value) && value.some((name) => names.has(name))
+    typeof value === 'string'
+        ? names.has(value)
+        : Array.isArray(value) && value.some((name) => names.has(name))
 
 /**
  * Decides which records serve: one record per name, no drafts (unless they are served), and only
@@ -58,13 +75,17 @@ export class Resolution {
     constructor(readonly servesDrafts: boolean) {}
 
     /** Takes in a new state of the folder, of which the `changed` units are new since the last update. */
-    update(units: LoadedContent['units'], changed: Iterable<string>): Record<ContentType, ItemChange[]> {
+    update(
+        units: LoadedContent['units'],
+        changed: Iterable<string>,
+    ): Record<ContentType, ItemChange[]> {
         const dirty = byType(() => new Set<string>())
         for (const key of changed) {
             const { type, name } = unitOf(key)
             dirty[type].add(name)
             // A post folder named `x.md` holds the post "x.md", not "x": its record says which.
-            for (const record of [this.units.get(key), units.get(key)]) if (record) dirty[type].add(record.name)
+            for (const record of [this.units.get(key), units.get(key)])
+                if (record) dirty[type].add(record.name)
         }
         this.units = units
         this.items = { ...this.items }
@@ -91,16 +112,23 @@ export class Resolution {
 
     /** Every problem the decisions found: names used twice, references to nothing, leaderboards naming missing replays. */
     problems(): Problem[] {
-        return [this.duplicateProblems, this.referenceProblems, this.leaderboardProblems].flatMap((problems) => [...problems.values()].flat())
+        return [this.duplicateProblems, this.referenceProblems, this.leaderboardProblems].flatMap(
+            (problems) => [...problems.values()].flat(),
+        )
     }
 
     /** Why no item of a type serves under a name, for a message about a reference to it. */
     whyMissing(target: ContentType, name: string) {
         const what = `${target} "${name}"`
-        if (this.candidates[target].has(name) || this.isRejected(target, name)) return `${what} has problems of its own (see above)`
-        if (this.drafts[target].has(name)) return `${what} is a draft (serve with --drafts to preview it)`
+        if (this.candidates[target].has(name) || this.isRejected(target, name))
+            return `${what} has problems of its own (see above)`
+        if (this.drafts[target].has(name))
+            return `${what} is a draft (serve with --drafts to preview it)`
         const suggestion = this.closestName(target, name)
-        const hint = suggestion && suggestion.distance <= Math.max(2, name.length / 3) ? ` (did you mean "${suggestion.name}"?)` : ''
+        const hint =
+            suggestion && suggestion.distance <= Math.max(2, name.length / 3)
+                ? ` (did you mean "${suggestion.name}"?)`
+                : ''
         return `${what} does not exist in ${contentTypeInfos[target].plural}/${hint}`
     }
 
@@ -109,7 +137,12 @@ export class Resolution {
         let closest: { name: string; distance: number } | undefined
         for (const candidate of this.items[type].keys()) {
             const apart = distance(name, candidate)
-            if (!closest || apart < closest.distance || (apart === closest.distance && candidate < closest.name)) closest = { name: candidate, distance: apart }
+            if (
+                !closest ||
+                apart < closest.distance ||
+                (apart === closest.distance && candidate < closest.name)
+            )
+                closest = { name: candidate, distance: apart }
         }
         return closest
     }
@@ -117,7 +150,9 @@ export class Resolution {
     /** The record that may serve under a name: the first one that is not a draft; the others are reported. */
     private decideCandidate(type: ContentType, name: string): ItemRecord | undefined {
         const previous = this.candidates[type].get(name)
-        if (previous) for (const { target } of contentTypeInfos[type].references) this.brokenByTarget[target].delete(previous)
+        if (previous)
+            for (const { target } of contentTypeInfos[type].references)
+                this.brokenByTarget[target].delete(previous)
         const key = `${type}/${name}`
         this.referenceProblems.delete(key)
         const records = unitKeysOf(type, name)
@@ -130,7 +165,11 @@ export class Resolution {
         if (duplicates.length) {
             this.duplicateProblems.set(
                 key,
-                duplicates.map((record) => ({ file: record.file, message: `the name "${name}" is already used by ${candidate!.file}: rename one of them`, severity: 'error' })),
+                duplicates.map((record) => ({
+                    file: record.file,
+                    message: `the name "${name}" is already used by ${candidate!.file}: rename one of them`,
+                    severity: 'error',
+                })),
             )
         } else this.duplicateProblems.delete(key)
         if (candidate) this.candidates[type].set(name, candidate)
@@ -164,11 +203,17 @@ export class Resolution {
      * name that stopped serving, and those left out for a reference to the type (the name may
      * serve now, or the reason, or the suggestion, may have changed).
      */
-    private markReferrers(type: ContentType, stopped: ReadonlySet<string>, dirty: Record<ContentType, Set<string>>) {
+    private markReferrers(
+        type: ContentType,
+        stopped: ReadonlySet<string>,
+        dirty: Record<ContentType, Set<string>>,
+    ) {
         for (const record of this.brokenByTarget[type]) dirty[record.type].add(record.name)
         if (stopped.size === 0) return
         for (const { type: referrer, field } of referrers.get(type)!) {
-            for (const record of this.candidates[referrer].values()) if (namesAny(record.fields.references[field], stopped)) dirty[referrer].add(record.name)
+            for (const record of this.candidates[referrer].values())
+                if (namesAny(record.fields.references[field], stopped))
+                    dirty[referrer].add(record.name)
         }
     }
 
@@ -182,7 +227,8 @@ export class Resolution {
                 if (after?.leaderboards.length) toCheck.add(after)
             }
         }
-        if (changes.replay.some(({ before, after }) => !before || !after)) for (const holder of this.leaderboardHolders) toCheck.add(holder)
+        if (changes.replay.some(({ before, after }) => !before || !after))
+            for (const holder of this.leaderboardHolders) toCheck.add(holder)
         for (const item of toCheck) this.checkLeaderboards(item)
     }
 
@@ -198,7 +244,9 @@ export class Resolution {
         const problems: Problem[] = []
         const valid = item.leaderboards.filter((leaderboard) => {
             const missing = leaderboard.records.flatMap((entry, index) =>
-                entry.replays.filter((name) => !this.items.replay.has(name)).map((name) => ({ index, name })),
+                entry.replays
+                    .filter((name) => !this.items.replay.has(name))
+                    .map((name) => ({ index, name })),
             )
             for (const { index, name } of missing) {
                 problems.push({
@@ -210,13 +258,20 @@ export class Resolution {
             }
             return missing.length === 0
         })
-        if (item.leaderboards.some((leaderboard) => leaderboard.records.some((entry) => entry.replays.length))) this.leaderboardHolders.add(item)
+        if (
+            item.leaderboards.some((leaderboard) =>
+                leaderboard.records.some((entry) => entry.replays.length),
+            )
+        )
+            this.leaderboardHolders.add(item)
         if (valid.length !== item.leaderboards.length) this.leaderboards.set(item, valid)
         if (problems.length) this.leaderboardProblems.set(keyOf(item), problems)
     }
 
     /** A unit holding this name is there but has nothing to serve, for its own problems. */
     private isRejected(type: ContentType, name: string) {
-        return unitKeysOf(type, name).some((key) => this.units.get(key) === null && unitOf(key).name === name)
+        return unitKeysOf(type, name).some(
+            (key) => this.units.get(key) === null && unitOf(key).name === name,
+        )
     }
 }

@@ -1,5 +1,14 @@
 import type { CatalogItem } from './catalog.js'
-import { addSlots, entriesOf, fillAll, intersectInto, keepHolding, unionInto, wordsFor, type PositionSet } from './position-set.js'
+import {
+    addSlots,
+    entriesOf,
+    fillAll,
+    intersectInto,
+    keepHolding,
+    unionInto,
+    wordsFor,
+    type PositionSet,
+} from './position-set.js'
 import { isWord, searchTextOf, titleSpanOf, wordsOf, type TitleSpan } from './search-text.js'
 
 /** A list of numbers kept ascending, with room beyond `length` to grow. */
@@ -18,7 +27,8 @@ class PostingLists {
         const list = this.lists.get(key)
         if (list === undefined) this.lists.set(key, value)
         else if (typeof list === 'number') {
-            if (list !== value) this.lists.set(key, { values: Int32Array.of(list, value, 0, 0), length: 2 })
+            if (list !== value)
+                this.lists.set(key, { values: Int32Array.of(list, value, 0, 0), length: 2 })
         } else if (list.values[list.length - 1] !== value) {
             if (list.length === list.values.length) {
                 const grown = new Int32Array(list.length * 2)
@@ -61,7 +71,14 @@ const trigramKey = (a: number, b: number, c: number) => {
 
 const trigramKeys = (word: string) => {
     const keys = new Set<number>()
-    for (let index = 2; index < word.length; index++) keys.add(trigramKey(word.charCodeAt(index - 2), word.charCodeAt(index - 1), word.charCodeAt(index)))
+    for (let index = 2; index < word.length; index++)
+        keys.add(
+            trigramKey(
+                word.charCodeAt(index - 2),
+                word.charCodeAt(index - 1),
+                word.charCodeAt(index),
+            ),
+        )
     return keys
 }
 
@@ -76,8 +93,10 @@ const junctionWords = 16
 /** A hash of the `width` characters of `text` before `end` and those from `start` (a character missing at the text's edge counts as 0). */
 const junctionHash = (text: string, end: number, start: number, width: 1 | 2) => {
     let hash = Math.imul(width, 0x27d4eb2f)
-    for (let at = end - width; at < end; at++) hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x9e3779b1)
-    for (let at = start; at < start + width; at++) hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x85ebca77)
+    for (let at = end - width; at < end; at++)
+        hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x9e3779b1)
+    for (let at = start; at < start + width; at++)
+        hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x85ebca77)
     return hash >>> 0
 }
 
@@ -125,7 +144,7 @@ const charactersOf = (parts: readonly string[]): Characters | undefined => {
 const intersect = (a: Int32Array, b: Int32Array) => {
     const both = new Int32Array(Math.min(a.length, b.length))
     let length = 0
-    for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    for (let i = 0, j = 0; i < a.length && j < b.length;) {
         const x = a[i]!
         const y = b[j]!
         if (x < y) i++
@@ -199,21 +218,29 @@ export class SearchIndex {
             this.textCharacters = grown(this.textCharacters)
             this.titleCharacters = grown(this.titleCharacters)
         }
-        while (this.junctions.length < junctionWords * (slot + 1)) this.junctions = grown(this.junctions)
-        for (let at = text.indexOf(' ', 1); at >= 0 && at + 1 < text.length; at = text.indexOf(' ', at + 1)) {
+        while (this.junctions.length < junctionWords * (slot + 1))
+            this.junctions = grown(this.junctions)
+        for (
+            let at = text.indexOf(' ', 1);
+            at >= 0 && at + 1 < text.length;
+            at = text.indexOf(' ', at + 1)
+        ) {
             for (const width of [1, 2] as const) {
-                for (const bit of bitsOf(junctionHash(text, at, at + 1, width))) this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
+                for (const bit of bitsOf(junctionHash(text, at, at + 1, width)))
+                    this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
             }
         }
         characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
         characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
         for (const word of wordsOf(text)) this.holders.add(this.wordId(word), slot)
-        for (const word of wordsOf(text.slice(title.start, title.end))) this.titleHolders.add(this.wordId(word), slot)
+        for (const word of wordsOf(text.slice(title.start, title.end)))
+            this.titleHolders.add(this.wordId(word), slot)
     }
 
     /** The ids of the words holding `part` (letters and digits): by their trigrams, or for a shorter part by a look at every word. */
     wordsHolding(part: string): number[] {
-        if (part.length < 3) return this.words.flatMap((word, id) => (word.includes(part) ? [id] : []))
+        if (part.length < 3)
+            return this.words.flatMap((word, id) => (word.includes(part) ? [id] : []))
         const lists = [...trigramKeys(part)].map((key) => this.wordTrigrams.get(key))
         // Shortest first, so every intersection is at most as long as the shortest list.
         lists.sort((a, b) => a.length - b.length)
@@ -223,18 +250,27 @@ export class SearchIndex {
     /** Whether the slot's text (or its title) holds every one of the characters. */
     holdsCharacters(slot: number, characters: Characters, inTitle: boolean) {
         const bits = inTitle ? this.titleCharacters : this.textCharacters
-        return (bits[2 * slot]! & characters.letters) === characters.letters && (bits[2 * slot + 1]! & characters.digits) === characters.digits
+        return (
+            (bits[2 * slot]! & characters.letters) === characters.letters &&
+            (bits[2 * slot + 1]! & characters.digits) === characters.digits
+        )
     }
 
     /**
      * The first of `entries` from `from` whose slot (by position, `slots`) has every one of a
      * phrase's junction bits (`junctionBits`); `entries.length` when there is none.
      */
-    nextMayHoldPhrase(entries: Int32Array, from: number, slots: Int32Array, junctions: readonly number[]) {
+    nextMayHoldPhrase(
+        entries: Int32Array,
+        from: number,
+        slots: Int32Array,
+        junctions: readonly number[],
+    ) {
         const bits = this.junctions
         next: for (let at = from; at < entries.length; at++) {
             const base = junctionWords * slots[entries[at]! >> 1]!
-            for (const bit of junctions) if ((bits[base + (bit >>> 5)]! & (1 << (bit & 31))) === 0) continue next
+            for (const bit of junctions)
+                if ((bits[base + (bit >>> 5)]! & (1 << (bit & 31))) === 0) continue next
             return at
         }
         return entries.length
@@ -326,13 +362,30 @@ class Scratch {
             this.ranks = new Uint8Array(size)
         }
         const words = wordsFor(positions)
-        return { held: this.held.subarray(0, words), titled: this.titled.subarray(0, words), part: this.part.subarray(0, words) }
+        return {
+            held: this.held.subarray(0, words),
+            titled: this.titled.subarray(0, words),
+            part: this.part.subarray(0, words),
+        }
     }
 
     /** The first `found` entries as a search's result, until the next search. */
-    hold(found: number, exactTitles: boolean, text: Found['text'], titleSpan: Found['titleSpan'], nextMayHoldPhrase: Found['nextMayHoldPhrase']): Found {
+    hold(
+        found: number,
+        exactTitles: boolean,
+        text: Found['text'],
+        titleSpan: Found['titleSpan'],
+        nextMayHoldPhrase: Found['nextMayHoldPhrase'],
+    ): Found {
         const ranks = this.ranks.subarray(0, found).fill(0)
-        this.holder = new ScratchFound(this.entries.subarray(0, found), ranks, exactTitles, text, titleSpan, nextMayHoldPhrase)
+        this.holder = new ScratchFound(
+            this.entries.subarray(0, found),
+            ranks,
+            exactTitles,
+            text,
+            titleSpan,
+            nextMayHoldPhrase,
+        )
         return this.holder
     }
 }
@@ -383,16 +436,24 @@ export class ListSearch {
         const characters = [...new Set(parts.filter(isCharacter))]
         const wordParts = parts.filter((part) => !isCharacter(part))
         const longest = wordParts.reduce((a, b) => (b.length > a.length ? b : a), '')
-        const looked = longest.length < 3 ? [longest].filter(Boolean) : wordParts.filter((part) => part.length >= 3)
+        const looked =
+            longest.length < 3
+                ? [longest].filter(Boolean)
+                : wordParts.filter((part) => part.length >= 3)
         if (!looked.length && !characters.length) return findEach(this.list, terms)
-        const exact = terms.every((term) => isWord(term) && (looked.includes(term) || isCharacter(term)))
+        const exact = terms.every(
+            (term) => isWord(term) && (looked.includes(term) || isCharacter(term)),
+        )
         const wordsByPart = looked.map((part) => index.wordsHolding(part))
         const { held, titled, part } = scratch.begin(slots.length)
         this.holding(held, part, wordsByPart, characters, false)
         // With one term of letters and digits, the items whose title holds its parts are those holding it in their title.
         this.holding(titled, part, wordsByPart, characters, true)
         let found = entriesOf(held, titled, scratch.entries)
-        if (!exact) found = keepHolding(scratch.entries, found, (position) => terms.every((term) => index.texts[slots[position]!]!.includes(term)))
+        if (!exact)
+            found = keepHolding(scratch.entries, found, (position) =>
+                terms.every((term) => index.texts[slots[position]!]!.includes(term)),
+            )
         return scratch.hold(
             found,
             exact && terms.length === 1,
@@ -403,7 +464,13 @@ export class ListSearch {
     }
 
     /** Marks in `into` the positions whose text (or title) holds each part through one of its words, and each character; `spare` is room to work in. */
-    private holding(into: PositionSet, spare: PositionSet, wordsByPart: readonly number[][], characters: readonly string[], inTitle: boolean) {
+    private holding(
+        into: PositionSet,
+        spare: PositionSet,
+        wordsByPart: readonly number[][],
+        characters: readonly string[],
+        inTitle: boolean,
+    ) {
         const index = this.index()
         const { positions } = this.placesIn(index)
         if (!wordsByPart.length) fillAll(into, this.list.length)
@@ -412,13 +479,17 @@ export class ListSearch {
             target.fill(0)
             for (const word of words) {
                 const holders = index.holdersOf(word, inTitle)
-                const common = holders.length >= commonWordShare * this.list.length ? this.wordSet(word, inTitle, holders) : undefined
+                const common =
+                    holders.length >= commonWordShare * this.list.length
+                        ? this.wordSet(word, inTitle, holders)
+                        : undefined
                 if (common) unionInto(target, common)
                 else addSlots(target, holders, positions)
             }
             if (at > 0) intersectInto(into, spare)
         })
-        for (const character of characters) intersectInto(into, this.characterSet(character, inTitle))
+        for (const character of characters)
+            intersectInto(into, this.characterSet(character, inTitle))
     }
 
     private wordSet(word: number, inTitle: boolean, slots: Int32Array) {
@@ -442,7 +513,8 @@ export class ListSearch {
             const bits = charactersOf([character])!
             set = new Uint32Array(wordsFor(slots.length))
             for (let position = 0; position < slots.length; position++) {
-                if (index.holdsCharacters(slots[position]!, bits, inTitle)) set[position >>> 5]! |= 1 << (position & 31)
+                if (index.holdsCharacters(slots[position]!, bits, inTitle))
+                    set[position >>> 5]! |= 1 << (position & 31)
             }
             this.characterSets.set(key, set)
         }
@@ -466,7 +538,8 @@ export class ListSearch {
 export const findEach = (list: readonly CatalogItem[], terms: readonly string[]): Found => {
     const entries: number[] = []
     list.forEach((item, position) => {
-        if (terms.every((term) => searchTextOf(item).includes(term))) entries.push((position << 1) | 1)
+        if (terms.every((term) => searchTextOf(item).includes(term)))
+            entries.push((position << 1) | 1)
     })
     return {
         entries: Int32Array.from(entries),

@@ -12,8 +12,17 @@ export const searchTextOf = (item: CatalogItem): string => {
     let text = searchTexts.get(item)
     if (text === undefined) {
         const { title, subtitle, artists, author, description, tags, rating } = item.fields
-        const texts = [title, subtitle, artists, author, description, ...tags.map((tag) => tag.title)].flatMap(allVariants)
-        text = [item.name, ...texts, item.type === 'level' ? String(rating) : ''].join('\n').toLowerCase()
+        const texts = [
+            title,
+            subtitle,
+            artists,
+            author,
+            description,
+            ...tags.map((tag) => tag.title),
+        ].flatMap(allVariants)
+        text = [item.name, ...texts, item.type === 'level' ? String(rating) : '']
+            .join('\n')
+            .toLowerCase()
         searchTexts.set(item, text)
     }
     return text
@@ -41,20 +50,30 @@ export const isWord = (term: string) => letterOrDigit.test(term)
 
 const isLetterOrDigit = (codePoint: number | undefined) =>
     codePoint !== undefined &&
-    (codePoint < 128 ? (codePoint >= 48 && codePoint <= 57) || (codePoint >= 97 && codePoint <= 122) || (codePoint >= 65 && codePoint <= 90) : letterOrDigit.test(String.fromCodePoint(codePoint)))
+    (codePoint < 128
+        ? (codePoint >= 48 && codePoint <= 57) ||
+          (codePoint >= 97 && codePoint <= 122) ||
+          (codePoint >= 65 && codePoint <= 90)
+        : letterOrDigit.test(String.fromCodePoint(codePoint)))
 
 const codePointBefore = (text: string, index: number) => {
     if (index === 0) return undefined
     const low = text.charCodeAt(index - 1)
     const high = index >= 2 ? text.charCodeAt(index - 2) : 0
-    return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(index - 2) : low
+    return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff
+        ? text.codePointAt(index - 2)
+        : low
 }
 
 /** Whether a word of the text (a run of letters and digits) is `term` itself. */
 export const holdsWholeWord = (text: string, term: string) => {
     if (!isWord(term)) return false
     for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) {
-        if (!isLetterOrDigit(codePointBefore(text, at)) && !isLetterOrDigit(text.codePointAt(at + term.length))) return true
+        if (
+            !isLetterOrDigit(codePointBefore(text, at)) &&
+            !isLetterOrDigit(text.codePointAt(at + term.length))
+        )
+            return true
     }
     return false
 }

@@ -28,7 +28,9 @@ const fieldValues = (item: CatalogItem, field: string): unknown[] => {
         case 'author':
             return allVariants(fields[field]).map((text) => text.toLowerCase())
         case 'tags':
-            return fields.tags.flatMap((tag) => allVariants(tag.title)).map((text) => text.toLowerCase())
+            return fields.tags
+                .flatMap((tag) => allVariants(tag.title))
+                .map((text) => text.toLowerCase())
         case 'rating':
             return [fields.rating]
         case 'time':
@@ -38,17 +40,23 @@ const fieldValues = (item: CatalogItem, field: string): unknown[] => {
     }
     if (field.startsWith('meta.')) {
         const value = fields.meta[field.slice(5)]
-        return (Array.isArray(value) ? value : [value]).map((entry) => (typeof entry === 'string' ? entry.toLowerCase() : entry))
+        return (Array.isArray(value) ? value : [value]).map((entry) =>
+            typeof entry === 'string' ? entry.toLowerCase() : entry,
+        )
     }
     return []
 }
 
 const words = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean)
 
-const containsWords = (field: string, terms: string[]): ItemFilter => (item) => {
-    const values = fieldValues(item, field).filter((value): value is string => typeof value === 'string')
-    return terms.every((term) => values.some((value) => value.includes(term)))
-}
+const containsWords =
+    (field: string, terms: string[]): ItemFilter =>
+    (item) => {
+        const values = fieldValues(item, field).filter(
+            (value): value is string => typeof value === 'string',
+        )
+        return terms.every((term) => values.some((value) => value.includes(term)))
+    }
 
 /** The filter an option's value stands for, or undefined when the value filters nothing. */
 export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFilter | undefined => {
@@ -65,7 +73,13 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
             const compare = option.compare ?? 'min'
             return (item) =>
                 fieldValues(item, field).some(
-                    (entry) => typeof entry === 'number' && (compare === 'min' ? entry >= limit : compare === 'max' ? entry <= limit : entry === limit),
+                    (entry) =>
+                        typeof entry === 'number' &&
+                        (compare === 'min'
+                            ? entry >= limit
+                            : compare === 'max'
+                              ? entry <= limit
+                              : entry === limit),
                 )
         }
         case 'toggle':
@@ -73,13 +87,15 @@ export const optionFilter = (option: OptionDeclaration, value: unknown): ItemFil
         case 'select': {
             if (value === option.ignore) return undefined
             const wanted = String(value).toLowerCase()
-            return (item) => fieldValues(item, field).some((entry) => String(entry).toLowerCase() === wanted)
+            return (item) =>
+                fieldValues(item, field).some((entry) => String(entry).toLowerCase() === wanted)
         }
         case 'multi': {
             const selected = new Set((value as string[]).map((name) => name.toLowerCase()))
             // Nothing or everything selected narrows nothing: both mean "any of them".
             if (selected.size === 0 || selected.size === option.values?.length) return undefined
-            return (item) => fieldValues(item, field).some((entry) => selected.has(String(entry).toLowerCase()))
+            return (item) =>
+                fieldValues(item, field).some((entry) => selected.has(String(entry).toLowerCase()))
         }
         default:
             return undefined
@@ -93,10 +109,27 @@ export type ItemSequence = Sequence<CatalogItem>
  * the whole phrase in the title first, then the phrase anywhere, then every word matching a whole
  * word, then partial matches.
  */
-const rank = (list: readonly CatalogItem[], found: Found, terms: readonly string[], filters: readonly ItemFilter[]): ItemSequence => {
+const rank = (
+    list: readonly CatalogItem[],
+    found: Found,
+    terms: readonly string[],
+    filters: readonly ItemFilter[],
+): ItemSequence => {
     if (!filters.length) return new RankedItems(list, found, terms)
-    const entries = found.entries.filter((entry) => filters.every((filter) => filter(list[entry >> 1]!)))
-    return new RankedItems(list, { ...found, entries, ranks: new Uint8Array(entries.length), text: found.text, titleSpan: found.titleSpan }, terms)
+    const entries = found.entries.filter((entry) =>
+        filters.every((filter) => filter(list[entry >> 1]!)),
+    )
+    return new RankedItems(
+        list,
+        {
+            ...found,
+            entries,
+            ranks: new Uint8Array(entries.length),
+            text: found.text,
+            titleSpan: found.titleSpan,
+        },
+        terms,
+    )
 }
 
 /** Ranks, best first: the phrase in the title, the phrase elsewhere, every term a whole word, the rest. */
@@ -135,13 +168,20 @@ class RankedItems implements ItemSequence {
         let before = 0
         for (let rank = 0; rank < rankCount && before < end; rank++) {
             const members = this.membersOf(rank, end - before)
-            for (let at = Math.max(0, start - before); at < Math.min(members.length, end - before); at++) page.push(this.itemAt(members[at]!))
+            for (
+                let at = Math.max(0, start - before);
+                at < Math.min(members.length, end - before);
+                at++
+            )
+                page.push(this.itemAt(members[at]!))
             before += members.length
         }
         return page
     }
 
-    findIndex(predicate: (item: CatalogItem, index: number, items: readonly CatalogItem[]) => unknown) {
+    findIndex(
+        predicate: (item: CatalogItem, index: number, items: readonly CatalogItem[]) => unknown,
+    ) {
         return this.slice().findIndex(predicate)
     }
 
@@ -191,7 +231,11 @@ class RankedItems implements ItemSequence {
         // One term is the phrase, and the item holds it.
         if (rank === 1 && this.terms.length === 1) return true
         if (rank === 0 && !mayHoldInTitle) return false
-        if (rank <= 1 && this.found.nextMayHoldPhrase(this.found.entries, at, this.junctions) !== at) return false
+        if (
+            rank <= 1 &&
+            this.found.nextMayHoldPhrase(this.found.entries, at, this.junctions) !== at
+        )
+            return false
         const text = this.found.text(entry >> 1)
         const title = this.found.titleSpan(entry >> 1)
         switch (rank) {
@@ -226,16 +270,32 @@ const sortValue = (item: CatalogItem, by: SortKey, fallbackLocale: string): stri
 }
 
 /** Items by their sort values, newest first among equals: a total order. */
-const compareSorted = (direction: number, a: CatalogItem, x: string | number, b: CatalogItem, y: string | number) =>
-    x < y ? -direction : x > y ? direction : newestFirst(a, b)
+const compareSorted = (
+    direction: number,
+    a: CatalogItem,
+    x: string | number,
+    b: CatalogItem,
+    y: string | number,
+) => (x < y ? -direction : x > y ? direction : newestFirst(a, b))
 
 /** The order `sortItems` puts items in, for placing a few items in a sorted list. */
 export const sortOrder = (sort: ItemSort, fallbackLocale: string): Order<CatalogItem> => {
     const direction = sort.order === 'asc' ? 1 : -1
-    return (a, b) => compareSorted(direction, a, sortValue(a, sort.by, fallbackLocale), b, sortValue(b, sort.by, fallbackLocale))
+    return (a, b) =>
+        compareSorted(
+            direction,
+            a,
+            sortValue(a, sort.by, fallbackLocale),
+            b,
+            sortValue(b, sort.by, fallbackLocale),
+        )
 }
 
-export const sortItems = (items: readonly CatalogItem[], sort: ItemSort, fallbackLocale: string): CatalogItem[] => {
+export const sortItems = (
+    items: readonly CatalogItem[],
+    sort: ItemSort,
+    fallbackLocale: string,
+): CatalogItem[] => {
     const direction = sort.order === 'asc' ? 1 : -1
     const keyed = items.map((item) => ({ item, key: sortValue(item, sort.by, fallbackLocale) }))
     keyed.sort((a, b) => compareSorted(direction, a.item, a.key, b.item, b.key))
@@ -250,7 +310,10 @@ export const sortItems = (items: readonly CatalogItem[], sort: ItemSort, fallbac
  */
 export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): ItemSequence => {
     const terms = words(query.keywords)
-    if (!terms.length) return query.filters.length ? ordered.filter((item) => query.filters.every((filter) => filter(item))) : ordered
+    if (!terms.length)
+        return query.filters.length
+            ? ordered.filter((item) => query.filters.every((filter) => filter(item)))
+            : ordered
     const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)
     return rank(ordered, found, terms, query.filters)
 }

@@ -139,16 +139,32 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
                 enabled: parsed['sign-in'],
                 signatureKey: parsed['signature-key'],
                 sessionSecret: parsed['session-secret'] ?? env[sessionSecretVariable],
-                sessionLifetimeMs: parseDuration('--session-lifetime', parsed['session-lifetime'], signInDefaults.sessionLifetimeMs),
-                signatureWindowMs: parseDuration('--signature-window', parsed['signature-window'], signInDefaults.signatureWindowMs),
+                sessionLifetimeMs: parseDuration(
+                    '--session-lifetime',
+                    parsed['session-lifetime'],
+                    signInDefaults.sessionLifetimeMs,
+                ),
+                signatureWindowMs: parseDuration(
+                    '--signature-window',
+                    parsed['signature-window'],
+                    signInDefaults.signatureWindowMs,
+                ),
             },
             multiplayer:
                 parsed['multiplayer-url'] === undefined
                     ? undefined
                     : {
                           url: parseWebSocketUrl(parsed['multiplayer-url']),
-                          reservationMs: parseDuration('--room-reservation', parsed['room-reservation'], multiplayerDefaults.reservationMs),
-                          lifetimeMs: parseDuration('--room-lifetime', parsed['room-lifetime'], multiplayerDefaults.lifetimeMs),
+                          reservationMs: parseDuration(
+                              '--room-reservation',
+                              parsed['room-reservation'],
+                              multiplayerDefaults.reservationMs,
+                          ),
+                          lifetimeMs: parseDuration(
+                              '--room-lifetime',
+                              parsed['room-lifetime'],
+                              multiplayerDefaults.lifetimeMs,
+                          ),
                       },
             git: parseGit(parsed, env),
         },
@@ -158,30 +174,51 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
 
 export const webhookSecretVariable = 'SHELF_GIT_WEBHOOK_SECRET'
 
-type GitFlags = { git: boolean; 'git-pull': boolean; 'git-pull-every'?: string; 'git-push': boolean; 'git-webhook-secret'?: string }
+type GitFlags = {
+    git: boolean
+    'git-pull': boolean
+    'git-pull-every'?: string
+    'git-push': boolean
+    'git-webhook-secret'?: string
+}
 
 /** --git-pull, --git-pull-every and --git-push each imply --git: they follow the commits it makes. */
 const parseGit = (flags: GitFlags, env: NodeJS.ProcessEnv): ShelfOptions['git'] => {
     const pull = flags['git-pull'] || flags['git-pull-every'] !== undefined
     const webhookSecret = flags['git-webhook-secret'] ?? env[webhookSecretVariable]
-    if (flags['git-webhook-secret'] !== undefined && !pull) throw new UsageError('--git-webhook-secret starts a pull, so it needs --git-pull')
+    if (flags['git-webhook-secret'] !== undefined && !pull)
+        throw new UsageError('--git-webhook-secret starts a pull, so it needs --git-pull')
     // A guessable secret would let anyone make the server pull (harmless, but not asked for).
-    if (pull && webhookSecret !== undefined && webhookSecret.length < 16) throw new UsageError('--git-webhook-secret must be 16 characters or more')
+    if (pull && webhookSecret !== undefined && webhookSecret.length < 16)
+        throw new UsageError('--git-webhook-secret must be 16 characters or more')
     if (!flags.git && !pull && !flags['git-push']) return undefined
     return {
-        pull: pull ? { everyMs: parseDuration('--git-pull-every', flags['git-pull-every'], gitDefaults.pullEveryMs), webhookSecret } : undefined,
+        pull: pull
+            ? {
+                  everyMs: parseDuration(
+                      '--git-pull-every',
+                      flags['git-pull-every'],
+                      gitDefaults.pullEveryMs,
+                  ),
+                  webhookSecret,
+              }
+            : undefined,
         push: flags['git-push'],
     }
 }
 
 const parsePort = (raw: string) => {
     const port = Number(raw)
-    if (!/^\d+$/.test(raw) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${raw}"`)
+    if (!/^\d+$/.test(raw) || port > 65535)
+        throw new UsageError(`--port must be a number from 0 to 65535, got "${raw}"`)
     return port
 }
 
 const parseName = (raw: string) => {
-    if (!/^[a-z][a-z0-9-]*$/.test(raw)) throw new UsageError(`--name must be lower-case letters, digits and dashes (like "sonolus"), got "${raw}"`)
+    if (!/^[a-z][a-z0-9-]*$/.test(raw))
+        throw new UsageError(
+            `--name must be lower-case letters, digits and dashes (like "sonolus"), got "${raw}"`,
+        )
     return raw
 }
 
@@ -193,30 +230,42 @@ const parseUrl = (flag: string, raw: string, protocols: string[], example: strin
         url = undefined
     }
     if (!url || !protocols.includes(url.protocol)) {
-        throw new UsageError(`${flag} must be an absolute ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL such as ${example}, got "${raw}"`)
+        throw new UsageError(
+            `${flag} must be an absolute ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL such as ${example}, got "${raw}"`,
+        )
     }
     return raw
 }
 
 /** The address is compared byte for byte with what the app signs, so it is kept exactly, less a trailing slash. */
-const parseAddress = (raw: string) => parseUrl('--address', raw, ['http:', 'https:'], 'https://example.com').replace(/\/+$/, '')
+const parseAddress = (raw: string) =>
+    parseUrl('--address', raw, ['http:', 'https:'], 'https://example.com').replace(/\/+$/, '')
 
-const parseWebSocketUrl = (raw: string) => parseUrl('--multiplayer-url', raw, ['ws:', 'wss:'], 'wss://example.com/rooms')
+const parseWebSocketUrl = (raw: string) =>
+    parseUrl('--multiplayer-url', raw, ['ws:', 'wss:'], 'wss://example.com/rooms')
 
 const durationUnits = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const
 
 const parseDuration = (flag: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback
     const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(raw.trim())
-    const ms = match ? Number(match[1]) * durationUnits[match[2] as keyof typeof durationUnits] : NaN
-    if (!(ms > 0)) throw new UsageError(`${flag} must be a duration such as 500ms, 90s, 30m or 2h, got "${raw}"`)
+    const ms = match
+        ? Number(match[1]) * durationUnits[match[2] as keyof typeof durationUnits]
+        : NaN
+    if (!(ms > 0))
+        throw new UsageError(
+            `${flag} must be a duration such as 500ms, 90s, 30m or 2h, got "${raw}"`,
+        )
     return ms
 }
 
 export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }
 
 /** A command's flags (and folders, where it takes any), parseArgs' complaints turned into usage errors. */
-const parseCommandArguments = <const T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(args: string[], config: T) => {
+const parseCommandArguments = <const T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(
+    args: string[],
+    config: T,
+) => {
     try {
         return parseArgs<T & { args: string[]; strict: true }>({ ...config, args, strict: true })
     } catch (error) {
@@ -225,14 +274,30 @@ const parseCommandArguments = <const T extends Omit<ParseArgsConfig, 'args' | 's
 }
 
 export const parseCheckArguments = (args: string[]): CheckArguments => {
-    const parsed = parseCommandArguments(args, { allowPositionals: true, options: { format: { type: 'string', default: 'text' }, drafts: { type: 'boolean', default: false } } })
+    const parsed = parseCommandArguments(args, {
+        allowPositionals: true,
+        options: {
+            format: { type: 'string', default: 'text' },
+            drafts: { type: 'boolean', default: false },
+        },
+    })
     const { format, drafts } = parsed.values
-    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`)
-    if (parsed.positionals.length > 1) throw new UsageError(`check takes one folder, got ${parsed.positionals.length}`)
+    if (format !== 'text' && format !== 'json')
+        throw new UsageError(`--format must be text or json, got "${format}"`)
+    if (parsed.positionals.length > 1)
+        throw new UsageError(`check takes one folder, got ${parsed.positionals.length}`)
     return { folder: parsed.positionals[0] ?? './content', format, drafts }
 }
 
-export type ExportArguments = { out: string; address: string; content: string; name: string; drafts: boolean; locale?: string; allowProblems: boolean }
+export type ExportArguments = {
+    out: string
+    address: string
+    content: string
+    name: string
+    drafts: boolean
+    locale?: string
+    allowProblems: boolean
+}
 
 export const parseExportArguments = (args: string[]): ExportArguments => {
     const { values, positionals } = parseCommandArguments(args, {
@@ -246,10 +311,19 @@ export const parseExportArguments = (args: string[]): ExportArguments => {
             'allow-problems': { type: 'boolean', default: false },
         },
     })
-    if (positionals.length !== 1) throw new UsageError(`export takes one output folder, got ${positionals.length}`)
-    if (values.address === undefined) throw new UsageError('export needs --address URL: the address the copy will be served at, written into every item')
-    if (values.locale !== undefined && !/^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(values.locale)) {
-        throw new UsageError(`--locale must be a locale code such as en or zhs, got "${values.locale}"`)
+    if (positionals.length !== 1)
+        throw new UsageError(`export takes one output folder, got ${positionals.length}`)
+    if (values.address === undefined)
+        throw new UsageError(
+            'export needs --address URL: the address the copy will be served at, written into every item',
+        )
+    if (
+        values.locale !== undefined &&
+        !/^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/.test(values.locale)
+    ) {
+        throw new UsageError(
+            `--locale must be a locale code such as en or zhs, got "${values.locale}"`,
+        )
     }
     return {
         out: positionals[0]!,

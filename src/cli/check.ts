@@ -20,7 +20,11 @@ export const check = async ({ folder, format, drafts }: CheckArguments) => {
         } else {
             for (const problem of problems) console.log(formatProblem(problem))
             const items = Object.values(catalog.items).reduce((sum, items) => sum + items.size, 0)
-            console.log(problems.length ? `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${folder} (${items} items serve)` : `no problems in ${folder} (${items} items)`)
+            console.log(
+                problems.length
+                    ? `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${folder} (${items} items serve)`
+                    : `no problems in ${folder} (${items} items)`,
+            )
         }
         process.exitCode = problems.length ? 1 : 0
     } finally {

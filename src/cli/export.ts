@@ -13,7 +13,9 @@ export const exportCommand = async (args: ExportArguments) => {
     for (const problem of result.problems) console.log(formatProblem(problem))
     if (!result.exported) {
         const errors = result.problems.filter((problem) => problem.severity === 'error').length
-        console.error(`shelf: ${errors} error${errors === 1 ? '' : 's'} in ${args.content}: nothing exported (fix them, or export anyway with --allow-problems)`)
+        console.error(
+            `shelf: ${errors} error${errors === 1 ? '' : 's'} in ${args.content}: nothing exported (fix them, or export anyway with --allow-problems)`,
+        )
         process.exitCode = 1
         return
     }

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8'
-import { helpText, parseCheckArguments, parseExportArguments, parseServeArguments, UsageError } from './arguments.js'
+import {
+    helpText,
+    parseCheckArguments,
+    parseExportArguments,
+    parseServeArguments,
+    UsageError,
+} from './arguments.js'
 import { check } from './check.js'
 import { exportCommand } from './export.js'
 import { serve } from './serve.js'
@@ -13,11 +19,19 @@ import { serve } from './serve.js'
  * to node itself wins (node refuses it in NODE_OPTIONS).
  */
 const heapGrowth = '--heap-growing-percent'
-if (!process.execArgv.some((option) => option.startsWith(heapGrowth))) setFlagsFromString(`${heapGrowth}=50`)
+if (!process.execArgv.some((option) => option.startsWith(heapGrowth)))
+    setFlagsFromString(`${heapGrowth}=50`)
 
 const main = async (args: string[]) => {
     const [command, ...rest] = args
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    if (
+        command === undefined ||
+        command === '--help' ||
+        command === '-h' ||
+        command === 'help' ||
+        rest.includes('--help') ||
+        rest.includes('-h')
+    ) {
         console.log(helpText)
         return
     }

@@ -23,42 +23,84 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     running = shelf
     const catalog = shelf.catalog()
     const counts = contentTypes
-        .map((type) => [catalog.items[type].size === 1 ? type : contentTypeInfos[type].plural, catalog.items[type].size] as const)
+        .map(
+            (type) =>
+                [
+                    catalog.items[type].size === 1 ? type : contentTypeInfos[type].plural,
+                    catalog.items[type].size,
+                ] as const,
+        )
         .filter(([, count]) => count > 0)
-    console.log(`Shelf serving ${resolve(options.content)} as "${options.name}" in ${Math.round(performance.now() - started)} ms`)
-    console.log(`  ${counts.map(([noun, count]) => `${count} ${noun}`).join(', ') || 'no items yet'}`)
+    console.log(
+        `Shelf serving ${resolve(options.content)} as "${options.name}" in ${Math.round(performance.now() - started)} ms`,
+    )
+    console.log(
+        `  ${counts.map(([noun, count]) => `${count} ${noun}`).join(', ') || 'no items yet'}`,
+    )
     if (catalog.problems.length) {
-        console.log(`  ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}:`)
+        console.log(
+            `  ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}:`,
+        )
         for (const problem of catalog.problems) console.log(`    ${formatProblem(problem)}`)
     }
     console.log(`listening on ${shelf.url}`)
     if (isWildcard(listen.host)) {
-        for (const address of lanAddresses()) console.log(`  on your network: http://${address}:${shelf.port}`)
+        for (const address of lanAddresses())
+            console.log(`  on your network: http://${address}:${shelf.port}`)
     }
     await printWebAndAppLinks(options, shelf, listen)
     if (options.signIn?.enabled === false) {
         console.log('  sign-in is off (--no-sign-in)')
-        if (catalog.settings.requireAuthentication) console.log('  server.yaml asks for requireAuthentication, which needs sign-in: it is not enforced')
+        if (catalog.settings.requireAuthentication)
+            console.log(
+                '  server.yaml asks for requireAuthentication, which needs sign-in: it is not enforced',
+            )
     } else {
         console.log(`  sign-in accepts requests signed for ${shelf.addresses.join(', ')}`)
-        if (!options.address) console.log('  (a server reached by any other address, a public one say, needs --address)')
+        if (!options.address)
+            console.log(
+                '  (a server reached by any other address, a public one say, needs --address)',
+            )
     }
-    if (options.multiplayer) console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
+    if (options.multiplayer)
+        console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
     if (options.git) {
         const { pull, push } = options.git
-        console.log('  player writes are committed to git, one commit each, authored by the player (--git)')
-        if (pull) console.log(`  following ${shelf.gitUpstream} every ${pull.everyMs / 1000} s${pull.webhookSecret ? `, and at once on a signed POST ${shelf.url}/_shelf/git/webhook` : ''}`)
+        console.log(
+            '  player writes are committed to git, one commit each, authored by the player (--git)',
+        )
+        if (pull)
+            console.log(
+                `  following ${shelf.gitUpstream} every ${pull.everyMs / 1000} s${pull.webhookSecret ? `, and at once on a signed POST ${shelf.url}/_shelf/git/webhook` : ''}`,
+            )
         if (push) console.log(`  pushing player commits to ${shelf.gitUpstream}`)
     }
-    if (options.readOnly) console.log('  read-only: players cannot create, comment or submit results')
-    else if (options.signIn?.enabled !== false) console.log('  signed-in players write into this folder through the forms of server.yaml (--read-only turns that off)')
+    if (options.readOnly)
+        console.log('  read-only: players cannot create, comment or submit results')
+    else if (options.signIn?.enabled !== false)
+        console.log(
+            '  signed-in players write into this folder through the forms of server.yaml (--read-only turns that off)',
+        )
     void shelf.leftovers.then(
-        (removed) => removed.length && console.log(`removed ${removed.length} leftover${removed.length === 1 ? '' : 's'} of writes an earlier run did not finish`),
-        (error: unknown) => console.error(`shelf: cannot remove the leftovers of unfinished writes: ${(error as Error).message}`),
+        (removed) =>
+            removed.length &&
+            console.log(
+                `removed ${removed.length} leftover${removed.length === 1 ? '' : 's'} of writes an earlier run did not finish`,
+            ),
+        (error: unknown) =>
+            console.error(
+                `shelf: cannot remove the leftovers of unfinished writes: ${(error as Error).message}`,
+            ),
     )
     if (options.watch) {
-        console.log(`  following changes of the folder; problems also at /_shelf/problems (from this machine${options.ownerToken ? ', or with the owner token' : ''})`)
-        void shelf.watching.then(() => console.log(`watching every folder after ${Math.round(performance.now() - started)} ms`))
+        console.log(
+            `  following changes of the folder; problems also at /_shelf/problems (from this machine${options.ownerToken ? ', or with the owner token' : ''})`,
+        )
+        void shelf.watching.then(() =>
+            console.log(
+                `watching every folder after ${Math.round(performance.now() - started)} ms`,
+            ),
+        )
         let shown = new Set(catalog.problems.map(formatProblem))
         shelf.events.on('reload', ({ paths, ms, problems }) => {
             const now = new Set(problems.map(formatProblem))
@@ -69,21 +111,31 @@ export const serve = async ({ options, listen }: ServeArguments) => {
             shown = now
         })
     }
-
 }
 
 /**
  * Where people browse the content, and the app's link to this server with a QR code a phone can
  * scan (in an interactive terminal only: in a log it is noise).
  */
-const printWebAndAppLinks = async (options: ShelfOptions, shelf: RunningShelf, listen: ListenOptions) => {
-    if (options.webClient) console.log(`  the web client in ${resolve(options.webClient)} at ${shelf.url}/`)
-    else if (options.web !== false) console.log(`  web pages at ${shelf.url}/ (--no-web turns them off)`)
+const printWebAndAppLinks = async (
+    options: ShelfOptions,
+    shelf: RunningShelf,
+    listen: ListenOptions,
+) => {
+    if (options.webClient)
+        console.log(`  the web client in ${resolve(options.webClient)} at ${shelf.url}/`)
+    else if (options.web !== false)
+        console.log(`  web pages at ${shelf.url}/ (--no-web turns them off)`)
     if (options.name !== 'sonolus') {
         console.log('  (the Sonolus app itself expects --name sonolus)')
         return
     }
-    const phone = options.address ?? (isWildcard(listen.host) ? lanAddresses().map((address) => `http://${address}:${shelf.port}`)[0] : undefined) ?? shelf.url
+    const phone =
+        options.address ??
+        (isWildcard(listen.host)
+            ? lanAddresses().map((address) => `http://${address}:${shelf.port}`)[0]
+            : undefined) ??
+        shelf.url
     const link = openInSonolusUrl(phone, '/')
     console.log(`  open in the app: ${link}`)
     if (process.stdout.isTTY) console.log((await qrTerminal(link)).replace(/^/gm, '  '))

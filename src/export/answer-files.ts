@@ -35,7 +35,10 @@ export const resourceFile = (name: string, hash: string) => `${name}/repository/
  */
 export const pageFile = (path: string, query: URLSearchParams) => {
     const cursor = query.get('cursor')
-    if (cursor !== null && !cursorPattern.test(cursor)) throw new Error(`the page ${path} links to a cursor that cannot name a file: ${cursor.slice(0, 60)}`)
+    if (cursor !== null && !cursorPattern.test(cursor))
+        throw new Error(
+            `the page ${path} links to a cursor that cannot name a file: ${cursor.slice(0, 60)}`,
+        )
     const key: PageKey = cursor !== null ? { cursor } : { page: Number(query.get('page') ?? 0) }
     return `${path.slice(1)}${path.endsWith('/') ? '' : '/'}${fileName(key)}.html`
 }

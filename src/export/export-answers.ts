@@ -46,8 +46,14 @@ export class AnswerExport {
     async copyResources(catalog: Catalog) {
         await forEachLimit(this.hashes, concurrency, async (hash) => {
             const file = catalog.resources.get(hash)
-            if (!file) throw new Error(`an answer points at resource ${hash}, which the server does not have`)
-            await this.output.putNamedByContent(`${this.site}/${resourceFile(this.name, hash)}`, file.path)
+            if (!file)
+                throw new Error(
+                    `an answer points at resource ${hash}, which the server does not have`,
+                )
+            await this.output.putNamedByContent(
+                `${this.site}/${resourceFile(this.name, hash)}`,
+                file.path,
+            )
         })
     }
 
@@ -61,13 +67,16 @@ export class AnswerExport {
         }
         for (const type of contentTypes) {
             const plural = contentTypeInfos[type].plural
-            for (const item of catalog.items[type].values()) yield () => this.item(`/${plural}/${item.name}`)
+            for (const item of catalog.items[type].values())
+                yield () => this.item(`/${plural}/${item.name}`)
         }
     }
 
     /** The home page, and the landing page and list of any button's type that holds no content (`user`), as the app follows them. */
     private async home() {
-        const { buttons } = JSON.parse(await this.answer('/info')) as { buttons: { type: string }[] }
+        const { buttons } = JSON.parse(await this.answer('/info')) as {
+            buttons: { type: string }[]
+        }
         const contentButtons = new Set<string>(contentTypes)
         for (const { type } of buttons) {
             if (contentButtons.has(type) || !isProtocolType(type)) continue
@@ -86,7 +95,9 @@ export class AnswerExport {
             const leaderboard = `${path}/leaderboards/${name}`
             await this.answer(leaderboard)
             const records = new Set<string>()
-            await this.list(`${leaderboard}/records/list`, (page) => (page as RecordList).records.forEach((record) => records.add(record.name)))
+            await this.list(`${leaderboard}/records/list`, (page) =>
+                (page as RecordList).records.forEach((record) => records.add(record.name)),
+            )
             for (const record of records) await this.answer(`${leaderboard}/records/${record}`)
         }
     }
@@ -96,12 +107,16 @@ export class AnswerExport {
         const first = JSON.parse(await this.answer(path, { page: 0 })) as ListPage
         onPage(first)
         if (first.pageCount >= 0) {
-            for (let page = 1; page < first.pageCount; page++) onPage(JSON.parse(await this.answer(path, { page })) as ListPage)
+            for (let page = 1; page < first.pageCount; page++)
+                onPage(JSON.parse(await this.answer(path, { page })) as ListPage)
             await this.answer(path, { beyond: first.pageCount })
             return
         }
-        for (let cursor = first.cursor; cursor !== undefined; ) {
-            if (!cursorPattern.test(cursor)) throw new Error(`${path} handed out a cursor that cannot name a file: ${cursor.slice(0, 60)}`)
+        for (let cursor = first.cursor; cursor !== undefined;) {
+            if (!cursorPattern.test(cursor))
+                throw new Error(
+                    `${path} handed out a cursor that cannot name a file: ${cursor.slice(0, 60)}`,
+                )
             const page = JSON.parse(await this.answer(path, { cursor })) as ListPage
             onPage(page)
             cursor = page.cursor
@@ -117,7 +132,10 @@ export class AnswerExport {
         const fullPath = `/${this.name}${path}`
         const request = `${fullPath.split('/').map(encodeURIComponent).join('/')}?${query}`
         const { status, body } = await this.client.fetch(request)
-        if (status !== 200) throw new Error(`GET ${request} answered ${status}: ${body.toString('utf8').slice(0, 300)}`)
+        if (status !== 200)
+            throw new Error(
+                `GET ${request} answered ${status}: ${body.toString('utf8').slice(0, 300)}`,
+            )
         await this.output.put(`${this.site}/${answerFile(fullPath, key)}`, body)
         const text = body.toString('utf8')
         for (const match of text.matchAll(this.srls)) this.hashes.add(match[1]!)

@@ -30,13 +30,19 @@ export class PageExport {
     ) {}
 
     async run(catalog: Catalog) {
-        const items = contentTypes.flatMap((type) => [...catalog.items[type].values()].map((item) => `/${contentTypeInfos[type].plural}/${encodeURIComponent(item.name)}`))
+        const items = contentTypes.flatMap((type) =>
+            [...catalog.items[type].values()].map(
+                (item) => `/${contentTypeInfos[type].plural}/${encodeURIComponent(item.name)}`,
+            ),
+        )
         const seen = new Set<string>(['/', ...items])
         let wave = [...seen]
         while (wave.length > 0) {
             const found: string[] = []
             for (let start = 0; start < wave.length; start += concurrency) {
-                const links = await Promise.all(wave.slice(start, start + concurrency).map((request) => this.page(request)))
+                const links = await Promise.all(
+                    wave.slice(start, start + concurrency).map((request) => this.page(request)),
+                )
                 for (const link of links.flat()) {
                     if (seen.has(link)) continue
                     seen.add(link)
@@ -50,7 +56,10 @@ export class PageExport {
     /** Files one page or asset; answers the pages it links to, as requests below the root. */
     private async page(request: string) {
         const { status, body } = await this.client.fetch(request, 'text/html')
-        if (status !== 200) throw new Error(`GET ${request} (a web page) answered ${status}: ${body.toString('utf8').slice(0, 300)}`)
+        if (status !== 200)
+            throw new Error(
+                `GET ${request} (a web page) answered ${status}: ${body.toString('utf8').slice(0, 300)}`,
+            )
         const url = new URL(request, 'http://export')
         const path = decodeURIComponent(url.pathname)
         if (path.startsWith(`${assetsPrefix}/`)) {
@@ -58,7 +67,9 @@ export class PageExport {
             return []
         }
         await this.output.put(`${this.site}/${pageFile(path, url.searchParams)}`, body)
-        return [...body.toString('utf8').matchAll(linkPattern)].flatMap(([, value]) => this.ownLink(value!.replaceAll('&amp;', '&')))
+        return [...body.toString('utf8').matchAll(linkPattern)].flatMap(([, value]) =>
+            this.ownLink(value!.replaceAll('&amp;', '&')),
+        )
     }
 
     /** A link to another page or asset of this site, as a request below the root; none for anything else. */

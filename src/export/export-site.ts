@@ -26,7 +26,14 @@ export type ExportOptions = {
 }
 
 export type ExportResult =
-    | { exported: true; locale: string; report: OutputReport; problems: Problem[]; resources: number; ms: number }
+    | {
+          exported: true
+          locale: string
+          report: OutputReport
+          problems: Problem[]
+          resources: number
+          ms: number
+      }
     | { exported: false; problems: Problem[] }
 
 /** A folder `shelf export` must not write to; the message says why. */
@@ -40,7 +47,10 @@ const markerFile = '.shelf-export'
  * without sign-in, rooms, search forms, configuration or live preview, its pages in the one locale
  * exported. Tests serve the same to compare with the copy.
  */
-export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allowProblems'>, cache: string): ShelfOptions => ({
+export const exportedServerOptions = (
+    options: Omit<ExportOptions, 'out' | 'allowProblems'>,
+    cache: string,
+): ShelfOptions => ({
     content: options.content,
     name: options.name,
     address: options.address,
@@ -60,24 +70,45 @@ export const exportedServerOptions = (options: Omit<ExportOptions, 'out' | 'allo
 export const exportSite = async (options: ExportOptions): Promise<ExportResult> => {
     const started = performance.now()
     const out = await checkedOutFolder(options.out, options.content)
-    const shelf = await startShelf({ ...exportedServerOptions(options, join(out, '.cache')), keepAnswers: false }, { port: 0, host: '127.0.0.1' })
+    const shelf = await startShelf(
+        { ...exportedServerOptions(options, join(out, '.cache')), keepAnswers: false },
+        { port: 0, host: '127.0.0.1' },
+    )
     const client = new LoopbackClient(shelf.url)
     try {
         const catalog = shelf.catalog()
         const { problems } = catalog
-        if (!options.allowProblems && problems.some((problem) => problem.severity === 'error')) return { exported: false, problems }
+        if (!options.allowProblems && problems.some((problem) => problem.severity === 'error'))
+            return { exported: false, problems }
         const locale = options.locale ?? catalog.settings.fallbackLocale
         const output = new OutputFolder(out)
         const answers = new AnswerExport(client, output, 'public', options.name, locale)
         await answers.run(catalog)
         await answers.copyResources(catalog)
-        await new PageExport(client, output, 'public', options.name, basePathOf(options.address)).run(catalog)
-        const host: HostSettings = { name: options.name, versionHeader: protocolHeaders(options.name).version, version: version.sonolus }
+        await new PageExport(
+            client,
+            output,
+            'public',
+            options.name,
+            basePathOf(options.address),
+        ).run(catalog)
+        const host: HostSettings = {
+            name: options.name,
+            versionHeader: protocolHeaders(options.name).version,
+            version: version.sonolus,
+        }
         await output.put('public/_headers', Buffer.from(headersFile(host)))
         await output.put('public/_redirects', Buffer.from(redirectsFile(host)))
         await output.put('nginx.conf', Buffer.from(nginxConfig(host)))
         await output.removeUnproduced('public')
-        return { exported: true, locale, report: output.report, problems, resources: answers.hashes.size, ms: performance.now() - started }
+        return {
+            exported: true,
+            locale,
+            report: output.report,
+            problems,
+            resources: answers.hashes.size,
+            ms: performance.now() - started,
+        }
     } finally {
         client.close()
         await shelf.close()
@@ -86,7 +117,10 @@ export const exportSite = async (options: ExportOptions): Promise<ExportResult> 
 
 const inside = (folder: string, path: string) => {
     const fromFolder = relative(folder, path)
-    return fromFolder === '' || (!fromFolder.startsWith(`..${sep}`) && fromFolder !== '..' && !isAbsolute(fromFolder))
+    return (
+        fromFolder === '' ||
+        (!fromFolder.startsWith(`..${sep}`) && fromFolder !== '..' && !isAbsolute(fromFolder))
+    )
 }
 
 /**
@@ -99,13 +133,24 @@ const checkedOutFolder = async (outOption: string, contentOption: string) => {
         throw new ExportRefusal(`content folder "${contentOption}" does not exist`)
     })
     const out = await realpath(resolve(outOption)).catch(() => resolve(outOption))
-    if (inside(content, out)) throw new ExportRefusal(`the export folder ${out} is inside the content folder ${content}: choose a folder outside it`)
-    if (inside(out, content)) throw new ExportRefusal(`the export folder ${out} holds the content folder ${content}: choose a folder outside it`)
+    if (inside(content, out))
+        throw new ExportRefusal(
+            `the export folder ${out} is inside the content folder ${content}: choose a folder outside it`,
+        )
+    if (inside(out, content))
+        throw new ExportRefusal(
+            `the export folder ${out} holds the content folder ${content}: choose a folder outside it`,
+        )
     const entries = await readdir(out).catch(() => undefined)
     if (entries && entries.length > 0 && !entries.includes(markerFile)) {
-        throw new ExportRefusal(`${out} is not empty and not an earlier export (it has no ${markerFile} file): choose an empty or new folder`)
+        throw new ExportRefusal(
+            `${out} is not empty and not an earlier export (it has no ${markerFile} file): choose an empty or new folder`,
+        )
     }
     await mkdir(out, { recursive: true })
-    await writeFile(join(out, markerFile), 'A folder written by `shelf export`; the next export replaces what is in it.\n')
+    await writeFile(
+        join(out, markerFile),
+        'A folder written by `shelf export`; the next export replaces what is in it.\n',
+    )
     return out
 }

@@ -27,7 +27,11 @@ const refusalBody = JSON.stringify({ message: quickSearchRefusal })
  * end gets the empty last page, and a quick search (`keywords`) is refused as the live server
  * refuses it in export mode. Every other query parameter is ignored, as it is there.
  */
-export const nginxConfig = ({ name, versionHeader, version }: HostSettings) => `# Written by \`shelf export\`: include this inside a server block whose root is this export's public/ folder.
+export const nginxConfig = ({
+    name,
+    versionHeader,
+    version,
+}: HostSettings) => `# Written by \`shelf export\`: include this inside a server block whose root is this export's public/ folder.
 # It sets neither listen nor root.
 
 set $shelf_page page-0;
@@ -110,7 +114,11 @@ location @${name}_not_found {
 `
 
 /** The list paths of the protocol, as path patterns of Netlify's _redirects (placeholders `:x`). */
-const listPatterns = (name: string) => [`/${name}/:type/list`, `/${name}/:type/:item/community/comments/list`, `/${name}/:type/:item/leaderboards/:board/records/list`]
+const listPatterns = (name: string) => [
+    `/${name}/:type/list`,
+    `/${name}/:type/:item/community/comments/list`,
+    `/${name}/:type/:item/leaderboards/:board/records/list`,
+]
 
 /**
  * Netlify's _redirects: rewrites (status 200) from a request path, and its `page` or `cursor`,
@@ -127,19 +135,30 @@ export const redirectsFile = ({ name }: HostSettings) =>
         ]),
         `/${name}/*  /${name}/:splat/index.json  200`,
         '/  /page-0.html  200',
-        ...pagedPagePatterns.flatMap((pattern) => [`${pattern}  cursor=:cursor  ${pattern}/cursor-:cursor.html  200`, `${pattern}  page=:page  ${pattern}/page-:page.html  200`]),
+        ...pagedPagePatterns.flatMap((pattern) => [
+            `${pattern}  cursor=:cursor  ${pattern}/cursor-:cursor.html  200`,
+            `${pattern}  page=:page  ${pattern}/page-:page.html  200`,
+        ]),
         '/*  /:splat/page-0.html  200',
         '',
     ].join('\n')
 
 /** The web pages that are paged, as path patterns of _redirects. */
-const pagedPagePatterns = ['/:type/list', '/:type/:item/community/comments/list', '/:type/:item/leaderboards/:board']
+const pagedPagePatterns = [
+    '/:type/list',
+    '/:type/:item/community/comments/list',
+    '/:type/:item/leaderboards/:board',
+]
 
 /** Netlify's and Cloudflare Pages' _headers; one rule per path pattern, so no header is set twice (the pages' `/levels/*` is not the protocol's `/{name}/levels/*`). */
 export const headersFile = ({ name, versionHeader, version }: HostSettings) =>
     [
         '# Written by `shelf export`.',
-        ...[`/${name}/info/*`, `/${name}/info`, ...contentTypes.flatMap((type) => [`/${name}/${contentTypeInfos[type].plural}/*`])].flatMap((pattern) => [
+        ...[
+            `/${name}/info/*`,
+            `/${name}/info`,
+            ...contentTypes.flatMap((type) => [`/${name}/${contentTypeInfos[type].plural}/*`]),
+        ].flatMap((pattern) => [
             pattern,
             `  ${versionHeader}: ${version}`,
             '  Content-Type: application/json; charset=utf-8',
@@ -149,12 +168,14 @@ export const headersFile = ({ name, versionHeader, version }: HostSettings) =>
         `  ${versionHeader}: ${version}`,
         '  Content-Type: application/octet-stream',
         `  Cache-Control: ${immutableCacheControl}`,
-        ...['/', ...contentTypes.map((type) => `/${contentTypeInfos[type].plural}/*`)].flatMap((pattern) => [
-            pattern,
-            `  Content-Type: ${pageContentType}`,
-            `  Cache-Control: ${answerCacheControl}`,
-            ...pageSecurityHeaders.map(([header, value]) => `  ${header}: ${value}`),
-        ]),
+        ...['/', ...contentTypes.map((type) => `/${contentTypeInfos[type].plural}/*`)].flatMap(
+            (pattern) => [
+                pattern,
+                `  Content-Type: ${pageContentType}`,
+                `  Cache-Control: ${answerCacheControl}`,
+                ...pageSecurityHeaders.map(([header, value]) => `  ${header}: ${value}`),
+            ],
+        ),
         // The host cannot tell a versioned link from another here: the short lifetime of a page.
         `${assetsPrefix}/*`,
         `  Cache-Control: ${answerCacheControl}`,

@@ -16,7 +16,9 @@ export class LoopbackClient {
             get(`${this.origin}${path}`, { agent: this.agent, headers: { accept } }, (response) => {
                 const chunks: Buffer[] = []
                 response.on('data', (chunk: Buffer) => chunks.push(chunk))
-                response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }))
+                response.on('end', () =>
+                    resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }),
+                )
                 response.on('error', reject)
             }).on('error', reject)
         })

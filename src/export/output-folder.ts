@@ -25,7 +25,13 @@ const namedChanges = 20
 export class OutputFolder {
     private readonly produced = new Set<string>()
     private readonly madeFolders = new Set<string>()
-    readonly report: OutputReport = { written: 0, unchanged: 0, removed: 0, writtenBytes: 0, changes: [] }
+    readonly report: OutputReport = {
+        written: 0,
+        unchanged: 0,
+        removed: 0,
+        writtenBytes: 0,
+        changes: [],
+    }
 
     constructor(readonly root: string) {}
 
@@ -42,7 +48,10 @@ export class OutputFolder {
     /** Copies a file whose name says its bytes (a resource by hash): one already there of its size is the same. */
     async putNamedByContent(path: string, source: string) {
         const target = this.claim(path)
-        const [existing, wanted] = await Promise.all([stat(target).catch(() => undefined), stat(source)])
+        const [existing, wanted] = await Promise.all([
+            stat(target).catch(() => undefined),
+            stat(source),
+        ])
         if (existing?.isFile() && existing.size === wanted.size) return void this.report.unchanged++
         await this.folderOf(target)
         const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`
@@ -82,7 +91,8 @@ export class OutputFolder {
     }
 
     private claim(path: string) {
-        if (this.produced.has(path)) throw new Error(`two answers of the export would be written to ${path}`)
+        if (this.produced.has(path))
+            throw new Error(`two answers of the export would be written to ${path}`)
         this.produced.add(path)
         return join(this.root, ...path.split('/'))
     }

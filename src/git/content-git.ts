@@ -31,9 +31,20 @@ export type ContentGit = {
  * Starts committing player writes and, when asked, following the upstream. `reload` serves the
  * paths a pull changed, through the same reload as an edit of the folder.
  */
-export const startGit = async ({ repository, upstream, options }: OpenedGit, reload: (paths: string[]) => Promise<void>): Promise<ContentGit> => {
+export const startGit = async (
+    { repository, upstream, options }: OpenedGit,
+    reload: (paths: string[]) => Promise<void>,
+): Promise<ContentGit> => {
     const problems = new GitProblems()
-    const sync = upstream && new RemoteSync(repository, upstream, problems, { pullEveryMs: options.pull?.everyMs, push: options.push }, reload)
+    const sync =
+        upstream &&
+        new RemoteSync(
+            repository,
+            upstream,
+            problems,
+            { pullEveryMs: options.pull?.everyMs, push: options.push },
+            reload,
+        )
     const commits = new WriteCommits(repository, problems, () => sync?.requestPush())
     await sync?.start()
     return {

@@ -35,11 +35,18 @@ export class ContentRepository {
         await requireGit(run)
         const inside = await run(['rev-parse', '--is-inside-work-tree']).catch(() => 'false')
         if (inside.trim() !== 'true') {
-            throw new GitSetupError(`--git needs the content folder ${folder} to be inside a git work tree, and it is not: run "git init" there (or clone the repository that holds it), commit the folder, and start again`)
+            throw new GitSetupError(
+                `--git needs the content folder ${folder} to be inside a git work tree, and it is not: run "git init" there (or clone the repository that holds it), commit the folder, and start again`,
+            )
         }
-        const [top, gitDir, prefix = ''] = (await run(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--show-prefix'])).trim().split('\n') as [string, string, string?]
+        const [top, gitDir, prefix = ''] = (
+            await run(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--show-prefix'])
+        )
+            .trim()
+            .split('\n') as [string, string, string?]
         // Locks of Shelf's private index files, left by a Shelf killed mid-commit, hold nobody's work.
-        for (const lock of ['shelf-index.lock', 'shelf-replay-index.lock']) await rm(join(gitDir, lock), { force: true })
+        for (const lock of ['shelf-index.lock', 'shelf-replay-index.lock'])
+            await rm(join(gitDir, lock), { force: true })
         return new ContentRepository(run, gitIn(top), gitDir, prefix)
     }
 
@@ -53,7 +60,9 @@ export class ContentRepository {
     /** HEAD's commit and tree; both absent on a branch with no commit yet. */
     async head(): Promise<{ commit?: string; tree?: string }> {
         try {
-            const [commit, tree] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n')
+            const [commit, tree] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}']))
+                .trim()
+                .split('\n')
             return { commit, tree }
         } catch (error) {
             if (error instanceof GitCommandError) return {}
@@ -77,13 +86,26 @@ export class ContentRepository {
 
     /** The current branch's upstream, or a GitSetupError saying how to give it one. */
     async upstream(): Promise<Upstream> {
-        const branch = (await this.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim()
-        if (!branch) throw new GitSetupError('--git-pull and --git-push follow the current branch, and HEAD is detached: check out a branch ("git switch main")')
-        const config = async (key: string) => (await this.run(['config', '--get', `branch.${branch}.${key}`]).catch(() => '')).trim()
+        const branch = (
+            await this.run(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')
+        ).trim()
+        if (!branch)
+            throw new GitSetupError(
+                '--git-pull and --git-push follow the current branch, and HEAD is detached: check out a branch ("git switch main")',
+            )
+        const config = async (key: string) =>
+            (await this.run(['config', '--get', `branch.${branch}.${key}`]).catch(() => '')).trim()
         const [remote, mergeRef] = [await config('remote'), await config('merge')]
         if (!remote || !mergeRef) {
-            throw new GitSetupError(`--git-pull and --git-push follow the upstream of branch "${branch}", and it has none: set one with "git branch --set-upstream-to=origin/${branch}" (or "git push -u origin ${branch}")`)
+            throw new GitSetupError(
+                `--git-pull and --git-push follow the upstream of branch "${branch}", and it has none: set one with "git branch --set-upstream-to=origin/${branch}" (or "git push -u origin ${branch}")`,
+            )
         }
-        return { branch, remote, mergeRef, name: `${remote}/${mergeRef.replace(/^refs\/heads\//, '')}` }
+        return {
+            branch,
+            remote,
+            mergeRef,
+            name: `${remote}/${mergeRef.replace(/^refs\/heads\//, '')}`,
+        }
     }
 }

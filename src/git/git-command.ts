@@ -7,20 +7,32 @@ export class GitCommandError extends Error {
         readonly code: number | string | undefined,
         readonly stderr: string,
     ) {
-        super(`git ${args.join(' ')} failed${typeof code === 'number' ? ` (exit ${code})` : ''}: ${stderr.trim().split('\n').slice(-3).join(' / ') || 'no message'}`)
+        super(
+            `git ${args.join(' ')} failed${typeof code === 'number' ? ` (exit ${code})` : ''}: ${stderr.trim().split('\n').slice(-3).join(' / ') || 'no message'}`,
+        )
     }
 }
 
 /** git could not be started at all. */
 export class GitMissingError extends Error {}
 
-export type GitRun = (args: string[], options?: { env?: Record<string, string>; input?: string | Buffer }) => Promise<string>
+export type GitRun = (
+    args: string[],
+    options?: { env?: Record<string, string>; input?: string | Buffer },
+) => Promise<string>
 
 /**
  * Variables that would point git at another repository or index than the folder's own: a
  * Shelf started from a git hook inherits them, so they are dropped.
  */
-const repositoryVariables = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR']
+const repositoryVariables = [
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_INDEX_FILE',
+    'GIT_PREFIX',
+    'GIT_OBJECT_DIRECTORY',
+    'GIT_COMMON_DIR',
+]
 
 const baseEnvironment = () => {
     const env: NodeJS.ProcessEnv = { ...process.env }
@@ -38,11 +50,22 @@ export const gitIn = (cwd: string): GitRun => {
     const environment = baseEnvironment()
     return (args, options = {}) =>
         new Promise((done, fail) => {
-            const child = execFile('git', args, { cwd, env: { ...environment, ...options.env }, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-                if (!error) return done(stdout)
-                if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fail(new GitMissingError(missingGitMessage))
-                fail(new GitCommandError(args, error.code ?? error.signal ?? undefined, stderr))
-            })
+            const child = execFile(
+                'git',
+                args,
+                {
+                    cwd,
+                    env: { ...environment, ...options.env },
+                    maxBuffer: 256 * 1024 * 1024,
+                    encoding: 'utf8',
+                },
+                (error, stdout, stderr) => {
+                    if (!error) return done(stdout)
+                    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+                        return fail(new GitMissingError(missingGitMessage))
+                    fail(new GitCommandError(args, error.code ?? error.signal ?? undefined, stderr))
+                },
+            )
             if (options.input !== undefined) child.stdin!.end(options.input)
         })
 }
@@ -59,6 +82,8 @@ export const requireGit = async (run: GitRun) => {
     const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(output) ?? []).slice(1).map(Number)
     const [needMajor, needMinor] = minimumGitVersion
     if (major < needMajor || (major === needMajor && minor < needMinor)) {
-        throw new GitMissingError(`the git options need git ${needMajor}.${needMinor} or newer, and ${output.trim()} was found: install a newer git`)
+        throw new GitMissingError(
+            `the git options need git ${needMajor}.${needMinor} or newer, and ${output.trim()} was found: install a newer git`,
+        )
     }
 }

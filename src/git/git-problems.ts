@@ -15,14 +15,20 @@ export class GitProblems {
 
     report(kind: GitProblemKind, problem: Problem) {
         // A remote that stays down fails every pull the same way: said once, until it is cleared.
-        if (this.reported.some((entry) => entry.kind === kind && entry.problem.message === problem.message)) return
+        if (
+            this.reported.some(
+                (entry) => entry.kind === kind && entry.problem.message === problem.message,
+            )
+        )
+            return
         console.error(`shelf: git: ${problem.file}: ${problem.message}`)
         this.reported.push({ kind, problem })
         if (this.reported.length > GitProblems.kept) this.reported.shift()
     }
 
     clear(kind: GitProblemKind) {
-        for (let index = this.reported.length - 1; index >= 0; index--) if (this.reported[index]!.kind === kind) this.reported.splice(index, 1)
+        for (let index = this.reported.length - 1; index >= 0; index--)
+            if (this.reported[index]!.kind === kind) this.reported.splice(index, 1)
     }
 
     list(): Problem[] {

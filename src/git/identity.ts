@@ -13,23 +13,36 @@ export const playerEmailDomain = 'players.shelf.invalid'
 const gitSafe = (text: string) => text.replace(/[<>\r\n\0]+/g, ' ').trim() || '?'
 
 /** The id as an e-mail's local part: what the app gives (hex) stays as it is, anything else is %-escaped. */
-const localPart = (id: string) => id.replace(/[^A-Za-z0-9._+-]/g, (character) => encodeURIComponent(character).replace(/%/g, '=')) || 'unknown'
+const localPart = (id: string) =>
+    id.replace(/[^A-Za-z0-9._+-]/g, (character) =>
+        encodeURIComponent(character).replace(/%/g, '='),
+    ) || 'unknown'
 
 export type GitPerson = { name: string; email: string }
 
 export const playerEmail = (id: string) => `${localPart(id)}@${playerEmailDomain}`
 
 /** The author of a player's write: the name the app shows, and the player's id as an e-mail. */
-export const playerAuthor = (user: SessionUser): GitPerson => ({ name: gitSafe(displayName(user)), email: playerEmail(user.id) })
+export const playerAuthor = (user: SessionUser): GitPerson => ({
+    name: gitSafe(displayName(user)),
+    email: playerEmail(user.id),
+})
 
 /** The committer of every commit Shelf makes: this server, by the machine it runs on (replicas differ). */
-export const serverCommitter = (): GitPerson => ({ name: gitSafe(`Shelf on ${hostname()}`), email: 'server@shelf.invalid' })
+export const serverCommitter = (): GitPerson => ({
+    name: gitSafe(`Shelf on ${hostname()}`),
+    email: 'server@shelf.invalid',
+})
 
 /** The commit message's one line, whatever the name or target hold. */
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 /** The variables git reads the author and committer of a new commit from. */
-export const identityEnvironment = (author: GitPerson, committer: GitPerson, dates: { author?: string } = {}) => ({
+export const identityEnvironment = (
+    author: GitPerson,
+    committer: GitPerson,
+    dates: { author?: string } = {},
+) => ({
     GIT_AUTHOR_NAME: author.name,
     GIT_AUTHOR_EMAIL: author.email,
     GIT_COMMITTER_NAME: committer.name,

@@ -44,7 +44,11 @@ export class RemoteSync {
     /** Lists the conflicts left from before, and pulls once at once, then every interval. */
     async start() {
         await this.listConflicts()
-        if (this.options.pullEveryMs !== undefined) void this.pull().then(() => this.schedulePull(), () => this.schedulePull())
+        if (this.options.pullEveryMs !== undefined)
+            void this.pull().then(
+                () => this.schedulePull(),
+                () => this.schedulePull(),
+            )
     }
 
     /** Fetches and brings the folder up to date; a pull asked for while one runs is done once after it. */
@@ -76,7 +80,14 @@ export class RemoteSync {
 
     private schedulePull() {
         if (this.options.pullEveryMs === undefined || this.closed) return
-        this.timer = setTimeout(() => void this.pull().then(() => this.schedulePull(), () => this.schedulePull()), this.options.pullEveryMs).unref()
+        this.timer = setTimeout(
+            () =>
+                void this.pull().then(
+                    () => this.schedulePull(),
+                    () => this.schedulePull(),
+                ),
+            this.options.pullEveryMs,
+        ).unref()
     }
 
     private async pullOnce(): Promise<PullOutcome> {
@@ -90,7 +101,11 @@ export class RemoteSync {
             this.requestPush()
             return outcome
         } catch (error) {
-            this.problems.report('pull', { file: '.', message: `could not pull ${name}: ${(error as Error).message}; serving goes on with what is here`, severity: 'error' })
+            this.problems.report('pull', {
+                file: '.',
+                message: `could not pull ${name}: ${(error as Error).message}; serving goes on with what is here`,
+                severity: 'error',
+            })
             throw error
         }
     }
@@ -98,8 +113,12 @@ export class RemoteSync {
     private async integrate(): Promise<PullOutcome> {
         const head = (await this.repository.head()).commit
         const remote = await this.repository.revision(`${this.upstream.branch}@{upstream}`)
-        if (head === remote || (head && (await this.repository.isAncestor(remote, head)))) return { changed: [], conflicts: [] }
-        const { tip, conflicts } = head && !(await this.repository.isAncestor(head, remote)) ? await replay(this.repository, remote, head) : { tip: remote, conflicts: [] }
+        if (head === remote || (head && (await this.repository.isAncestor(remote, head))))
+            return { changed: [], conflicts: [] }
+        const { tip, conflicts } =
+            head && !(await this.repository.isAncestor(head, remote))
+                ? await replay(this.repository, remote, head)
+                : { tip: remote, conflicts: [] }
         const changed = await this.checkout(head, tip)
         return { from: head, to: tip, changed, conflicts: conflicts.map(({ branch }) => branch) }
     }
@@ -110,9 +129,28 @@ export class RemoteSync {
      * of them is in the way, nothing moves and the pull fails, saying which.
      */
     private async checkout(from: string | undefined, to: string) {
-        const changed = (await this.repository.run(['diff', '--name-only', '-z', '--no-renames', '--relative', from ?? emptyTree, to])).split('\0').filter(Boolean)
+        const changed = (
+            await this.repository.run([
+                'diff',
+                '--name-only',
+                '-z',
+                '--no-renames',
+                '--relative',
+                from ?? emptyTree,
+                to,
+            ])
+        )
+            .split('\0')
+            .filter(Boolean)
         await this.repository.runAtTop(['read-tree', '-m', '-u', from ?? emptyTree, to])
-        await this.repository.run(['update-ref', '-m', `shelf: pull ${this.upstream.name}`, 'HEAD', to, from ?? noCommit])
+        await this.repository.run([
+            'update-ref',
+            '-m',
+            `shelf: pull ${this.upstream.name}`,
+            'HEAD',
+            to,
+            from ?? noCommit,
+        ])
         await this.changed(changed)
         return changed
     }
@@ -128,7 +166,9 @@ export class RemoteSync {
         const { remote, mergeRef, name, branch } = this.upstream
         for (let attempt = 1; ; attempt++) {
             const head = (await this.repository.head()).commit
-            const pushed = await this.repository.revision(`${branch}@{upstream}`).catch(() => undefined)
+            const pushed = await this.repository
+                .revision(`${branch}@{upstream}`)
+                .catch(() => undefined)
             if (!head || (pushed && (await this.repository.isAncestor(head, pushed)))) return
             try {
                 await this.repository.run(['push', '--quiet', remote, `${head}:${mergeRef}`])
@@ -139,11 +179,25 @@ export class RemoteSync {
             } catch (error) {
                 // Another server pushed first: take its commits, replay ours on them, and push again.
                 // (A remote on the same disk refuses a push racing another with "failed to update ref".)
-                const behind = error instanceof GitCommandError && /\[rejected\]|non-fast-forward|fetch first|stale info|failed to update ref|cannot lock ref/.test(error.stderr)
+                const behind =
+                    error instanceof GitCommandError &&
+                    /\[rejected\]|non-fast-forward|fetch first|stale info|failed to update ref|cannot lock ref/.test(
+                        error.stderr,
+                    )
                 if (behind && attempt < pushAttempts && !this.closed) {
-                    if (await this.pull().then(() => true, () => false)) continue
+                    if (
+                        await this.pull().then(
+                            () => true,
+                            () => false,
+                        )
+                    )
+                        continue
                 }
-                this.problems.report('push', { file: '.', message: `could not push to ${name}: ${(error as Error).message}; the commits stay here and go with the next push`, severity: 'error' })
+                this.problems.report('push', {
+                    file: '.',
+                    message: `could not push to ${name}: ${(error as Error).message}; the commits stay here and go with the next push`,
+                    severity: 'error',
+                })
                 return
             }
         }
@@ -152,12 +206,31 @@ export class RemoteSync {
     /** Every conflict branch as a problem naming the write, its files and what to do. */
     private async listConflicts() {
         const { run } = this.repository
-        const branches = (await run(['for-each-ref', '--format=%(refname:short)%00%(objectname)%00%(subject)', `refs/heads/${conflictBranchPrefix}`])).split('\n').filter(Boolean)
+        const branches = (
+            await run([
+                'for-each-ref',
+                '--format=%(refname:short)%00%(objectname)%00%(subject)',
+                `refs/heads/${conflictBranchPrefix}`,
+            ])
+        )
+            .split('\n')
+            .filter(Boolean)
         const known = new Set(this.conflicts.map((problem) => problem.message))
         this.conflicts = await Promise.all(
             branches.map(async (line) => {
                 const [branch, commit, subject] = line.split('\0') as [string, string, string]
-                const files = (await run(['diff-tree', '--no-commit-id', '--name-only', '-r', '--relative', commit])).split('\n').filter(Boolean)
+                const files = (
+                    await run([
+                        'diff-tree',
+                        '--no-commit-id',
+                        '--name-only',
+                        '-r',
+                        '--relative',
+                        commit,
+                    ])
+                )
+                    .split('\n')
+                    .filter(Boolean)
                 return {
                     file: files[0] ?? '.',
                     message: `"${subject}" (commit ${commit.slice(0, 12)}) conflicts with ${this.upstream.name}, which changed the same file; it is kept on branch ${branch} and not served: merge it by hand ("git merge ${branch}") or drop it ("git branch -D ${branch}")`,
@@ -165,6 +238,8 @@ export class RemoteSync {
                 }
             }),
         )
-        for (const problem of this.conflicts) if (!known.has(problem.message)) console.error(`shelf: git: ${problem.file}: ${problem.message}`)
+        for (const problem of this.conflicts)
+            if (!known.has(problem.message))
+                console.error(`shelf: git: ${problem.file}: ${problem.message}`)
     }
 }

@@ -14,20 +14,46 @@ export type Replayed = { tip: string; conflicts: { branch: string; commit: strin
  * checked out. A commit whose change cannot be applied (the remote changed the same lines) is
  * left out of the result and kept on its own branch, so no write is lost; the rest go on.
  */
-export const replay = async (repository: ContentRepository, onto: string, local: string): Promise<Replayed> => {
+export const replay = async (
+    repository: ContentRepository,
+    onto: string,
+    local: string,
+): Promise<Replayed> => {
     const run = repository.runAtTop
     const privateIndex = { GIT_INDEX_FILE: join(repository.gitDir, 'shelf-replay-index') }
     // --cherry-pick leaves out commits whose change the remote already has (a push that went
     // through before a pull rewrote it, say), as rebase does.
-    const commits = (await run(['rev-list', '--reverse', '--no-merges', '--right-only', '--cherry-pick', `${onto}...${local}`])).split('\n').filter(Boolean)
+    const commits = (
+        await run([
+            'rev-list',
+            '--reverse',
+            '--no-merges',
+            '--right-only',
+            '--cherry-pick',
+            `${onto}...${local}`,
+        ])
+    )
+        .split('\n')
+        .filter(Boolean)
     let tip = onto
     const conflicts: Replayed['conflicts'] = []
     for (const commit of commits) {
         await run(['read-tree', tip], { env: privateIndex })
-        const patch = await run(['diff-tree', '-p', '--binary', '--full-index', '--no-renames', `${commit}^`, commit])
+        const patch = await run([
+            'diff-tree',
+            '-p',
+            '--binary',
+            '--full-index',
+            '--no-renames',
+            `${commit}^`,
+            commit,
+        ])
         if (!patch.trim()) continue
         try {
-            await run(['apply', '--cached', '--3way', '--whitespace=nowarn'], { env: privateIndex, input: patch })
+            await run(['apply', '--cached', '--3way', '--whitespace=nowarn'], {
+                env: privateIndex,
+                input: patch,
+            })
         } catch (error) {
             if (!(error instanceof GitCommandError)) throw error
             const branch = `${conflictBranchPrefix}${commit.slice(0, 12)}`
@@ -37,9 +63,20 @@ export const replay = async (repository: ContentRepository, onto: string, local:
         }
         const tree = (await run(['write-tree'], { env: privateIndex })).trim()
         if (tree === (await run(['rev-parse', `${tip}^{tree}`])).trim()) continue
-        const [name, email, date, ...message] = (await run(['show', '--no-patch', '--format=%an%x00%ae%x00%ad%x00%B', '--date=raw', commit])).split('\0') as [string, string, string, ...string[]]
+        const [name, email, date, ...message] = (
+            await run([
+                'show',
+                '--no-patch',
+                '--format=%an%x00%ae%x00%ad%x00%B',
+                '--date=raw',
+                commit,
+            ])
+        ).split('\0') as [string, string, string, ...string[]]
         tip = (
-            await run(['commit-tree', tree, '-p', tip, '-F', '-'], { env: identityEnvironment({ name, email }, serverCommitter(), { author: date }), input: message.join('\0') })
+            await run(['commit-tree', tree, '-p', tip, '-F', '-'], {
+                env: identityEnvironment({ name, email }, serverCommitter(), { author: date }),
+                input: message.join('\0'),
+            })
         ).trim()
     }
     return { tip, conflicts }

@@ -55,7 +55,9 @@ export class WriteCommits {
         const files = changes.map(({ path }) => path)
         try {
             const entries = await Promise.all(changes.map((file) => this.indexEntry(file)))
-            const commit = await this.repository.exclusive(() => this.commitNow(files, entries, message, change))
+            const commit = await this.repository.exclusive(() =>
+                this.commitNow(files, entries, message, change),
+            )
             if (commit) {
                 this.committed()
                 if (++this.sinceHousekeeping >= housekeepingEvery) this.houseKeep()
@@ -76,18 +78,29 @@ export class WriteCommits {
         this.sinceHousekeeping = 0
         this.repository
             .exclusive(() => this.repository.run(['gc', '--auto', '--quiet']))
-            .catch((error: Error) => console.error(`shelf: git: housekeeping (git gc --auto) failed: ${error.message}`))
+            .catch((error: Error) =>
+                console.error(`shelf: git: housekeeping (git gc --auto) failed: ${error.message}`),
+            )
     }
 
     /** A file's line for `update-index --index-info`: its bytes stored as a blob (through the owner's filters, git-lfs say), or its removal. */
     private async indexEntry({ path, bytes }: FileChange) {
         const topPath = `${this.repository.prefix}${path}`
         if (bytes === undefined) return `${removal}\t${topPath}\0`
-        const blob = (await this.repository.run(['hash-object', '-w', '--stdin', `--path=${path}`], { input: bytes })).trim()
+        const blob = (
+            await this.repository.run(['hash-object', '-w', '--stdin', `--path=${path}`], {
+                input: bytes,
+            })
+        ).trim()
         return `${fileMode} ${blob}\t${topPath}\0`
     }
 
-    private async commitNow(files: string[], entries: string[], message: string, change: WriteChange) {
+    private async commitNow(
+        files: string[],
+        entries: string[],
+        message: string,
+        change: WriteChange,
+    ) {
         const { run } = this.repository
         const privateIndex = { env: this.indexEnvironment }
         for (let attempt = 1; ; attempt++) {
@@ -96,24 +109,42 @@ export class WriteCommits {
                 await run(['read-tree', this.known.commit ?? '--empty'], privateIndex)
             }
             const { commit: parent, tree: parentTree } = this.known
-            await run(['update-index', '-z', '--index-info'], { ...privateIndex, input: entries.join('') })
+            await run(['update-index', '-z', '--index-info'], {
+                ...privateIndex,
+                input: entries.join(''),
+            })
             const tree = (await run(['write-tree'], privateIndex)).trim()
             if (tree === parentTree) {
                 // A write undone before its answer (an edit that broke the item) leaves nothing to
                 // commit, if HEAD is still the one this was compared with.
-                if (attempt >= attempts || (await this.repository.head()).commit === parent) return undefined
+                if (attempt >= attempts || (await this.repository.head()).commit === parent)
+                    return undefined
                 this.known = undefined
                 continue
             }
             const commit = (
-                await run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message], { env: identityEnvironment(playerAuthor(change.user), serverCommitter()) })
+                await run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message], {
+                    env: identityEnvironment(playerAuthor(change.user), serverCommitter()),
+                })
             ).trim()
             try {
-                await run(['update-ref', '-m', `shelf: ${message}`, 'HEAD', commit, parent ?? noCommit])
+                await run([
+                    'update-ref',
+                    '-m',
+                    `shelf: ${message}`,
+                    'HEAD',
+                    commit,
+                    parent ?? noCommit,
+                ])
             } catch (error) {
                 // HEAD moved since it was read: read it again and build the commit on it.
                 this.known = undefined
-                if (attempt < attempts && error instanceof GitCommandError && (await this.repository.head()).commit !== parent) continue
+                if (
+                    attempt < attempts &&
+                    error instanceof GitCommandError &&
+                    (await this.repository.head()).commit !== parent
+                )
+                    continue
                 throw error
             }
             this.known = { commit, tree }
@@ -130,8 +161,17 @@ export class WriteCommits {
 
     /** The owner's index gets HEAD's version of the written paths, and of no other path. */
     private async syncOwnerIndex(files: string[]) {
-        await this.repository.run(['--literal-pathspecs', 'reset', '--quiet', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-            input: files.map((file) => `${file}\0`).join(''),
-        })
+        await this.repository.run(
+            [
+                '--literal-pathspecs',
+                'reset',
+                '--quiet',
+                '--pathspec-from-file=-',
+                '--pathspec-file-nul',
+            ],
+            {
+                input: files.map((file) => `${file}\0`).join(''),
+            },
+        )
     }
 }

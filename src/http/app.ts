@@ -51,10 +51,16 @@ export type Services = {
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
-export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { auth, multiplayer, writes, live, containment, git }: Services) => {
+export const createApp = (
+    getCatalog: () => Catalog,
+    options: ShelfOptions,
+    { auth, multiplayer, writes, live, containment, git }: Services,
+) => {
     const app = new Koa()
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
-    app.on('error', (error: unknown, ctx?: Context) => reportError(error, ctx && `${ctx.method} ${ctx.url}`))
+    app.on('error', (error: unknown, ctx?: Context) =>
+        reportError(error, ctx && `${ctx.method} ${ctx.url}`),
+    )
     const headers = protocolHeaders(options.name)
     const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
     // `shelf export` asks for each answer once: keeping (and compressing) them would be work for nothing.
@@ -94,8 +100,18 @@ export const createApp = (getCatalog: () => Catalog, options: ShelfOptions, { au
     app.use(router.routes())
     app.use(developmentRoutes(getCatalog, options.ownerToken, git?.problems))
     if (git) app.use(gitWebhookRoutes(git))
-    if (options.webClient) app.use(webClient(options.webClient, (path) => path === `/${options.name}` || path.startsWith(`/${options.name}/`) || path.startsWith('/_shelf/')))
-    else if (options.web !== false) app.use(webPageRoutes(getCatalog, options, live, writes !== undefined))
+    if (options.webClient)
+        app.use(
+            webClient(
+                options.webClient,
+                (path) =>
+                    path === `/${options.name}` ||
+                    path.startsWith(`/${options.name}/`) ||
+                    path.startsWith('/_shelf/'),
+            ),
+        )
+    else if (options.web !== false)
+        app.use(webPageRoutes(getCatalog, options, live, writes !== undefined))
     app.use(notFoundAsJson)
     const handle = app.callback()
     return (req: IncomingMessage, res: ServerResponse) => {
@@ -120,8 +136,14 @@ const errorsAsJson = async (ctx: Context, next: Next) => {
         const status = statusOf(error)
         ctx.status = status
         ctx.type = 'application/json; charset=utf-8'
-        ctx.body = JSON.stringify({ message: status < 500 ? (error as Error).message : 'internal error: the server log has the details' })
-        if (error instanceof Refusal && error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds))
+        ctx.body = JSON.stringify({
+            message:
+                status < 500
+                    ? (error as Error).message
+                    : 'internal error: the server log has the details',
+        })
+        if (error instanceof Refusal && error.retryAfterSeconds !== undefined)
+            ctx.set('Retry-After', String(error.retryAfterSeconds))
         if (status >= 500) reportError(error, `${ctx.method} ${ctx.url}`)
     }
 }

@@ -10,7 +10,11 @@ export type ClientTimeouts = {
     idleMs: number
 }
 
-export const defaultClientTimeouts: ClientTimeouts = { headersMs: 10_000, requestMs: 120_000, idleMs: 30_000 }
+export const defaultClientTimeouts: ClientTimeouts = {
+    headersMs: 10_000,
+    requestMs: 120_000,
+    idleMs: 30_000,
+}
 
 /** Node's server options for these timeouts; the check runs often enough to keep them to the second. */
 export const clientTimeoutOptions = ({ headersMs, requestMs }: ClientTimeouts): ServerOptions => ({

@@ -18,9 +18,15 @@ export type EncodedState = { encodedAnswer?: EncodedAnswer }
 export const encodeAnswers = async (ctx: Context, next: Next) => {
     await next()
     const body: unknown = ctx.body
-    if (ctx.status < 200 || ctx.status >= 300 || !(typeof body === 'string' || Buffer.isBuffer(body))) return
+    if (
+        ctx.status < 200 ||
+        ctx.status >= 300 ||
+        !(typeof body === 'string' || Buffer.isBuffer(body))
+    )
+        return
     const state = ctx.state as EncodedState
-    const answer = state.encodedAnswer?.identity.body === body ? state.encodedAnswer : answerOf(ctx, body)
+    const answer =
+        state.encodedAnswer?.identity.body === body ? state.encodedAnswer : answerOf(ctx, body)
     state.encodedAnswer = answer
     const representation = answer.for(ctx.get('Accept-Encoding'))
     if (answer.compressible) ctx.vary('Accept-Encoding')
@@ -35,5 +41,9 @@ export const encodeAnswers = async (ctx: Context, next: Next) => {
 
 const answerOf = (ctx: Context, body: string | Buffer) => {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body)
-    return new EncodedAnswer(bytes, ctx.response.get('ETag') || etag(bytes), isCompressibleType(ctx.response.type))
+    return new EncodedAnswer(
+        bytes,
+        ctx.response.get('ETag') || etag(bytes),
+        isCompressibleType(ctx.response.type),
+    )
 }

@@ -16,7 +16,11 @@ export type Representation = { encoding: Encoding; body: Buffer; etag: string }
  */
 const levels = { kept: { br: 5, gzip: 6 }, once: { br: 1, gzip: 1 } }
 
-const compress = (encoding: Exclude<Encoding, 'identity'>, body: Buffer, effort: keyof typeof levels) =>
+const compress = (
+    encoding: Exclude<Encoding, 'identity'>,
+    body: Buffer,
+    effort: keyof typeof levels,
+) =>
     encoding === 'br'
         ? brotliCompressSync(body, {
               params: {
@@ -26,7 +30,10 @@ const compress = (encoding: Exclude<Encoding, 'identity'>, body: Buffer, effort:
                   // A window no larger than the answer: the default (4 MiB) is memory V8 is told of
                   // on every call, and at a few hundred searches a second it made V8 collect the
                   // whole heap again and again (quick-search p99 at 100,000 levels 166 ms).
-                  [constants.BROTLI_PARAM_LGWIN]: Math.min(Math.max(Math.ceil(Math.log2(body.length + 1)), 16), 22),
+                  [constants.BROTLI_PARAM_LGWIN]: Math.min(
+                      Math.max(Math.ceil(Math.log2(body.length + 1)), 16),
+                      22,
+                  ),
               },
           })
         : gzipSync(body, { level: levels[effort].gzip })
@@ -35,7 +42,8 @@ const compress = (encoding: Exclude<Encoding, 'identity'>, body: Buffer, effort:
 const minimumBytes = 1024
 
 /** What is text and worth compressing: JSON answers and pages. Resources are sent as stored. */
-export const isCompressibleType = (type: string) => type.startsWith('application/json') || type.startsWith('text/')
+export const isCompressibleType = (type: string) =>
+    type.startsWith('application/json') || type.startsWith('text/')
 
 /** The encoding a request gets: brotli, else gzip, else the bytes as they are, by the client's weights. */
 const negotiated = new Map<string, Encoding>()
@@ -47,8 +55,14 @@ export const encodingFor = (acceptEncoding: string | undefined): Encoding => {
     if (encoding === undefined) {
         const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } })
         // The preferred order breaks ties between equal weights (`gzip, deflate, br` gets br).
-        const choose = negotiator.encoding as (available: string[], options: { preferred: string[] }) => string | undefined
-        encoding = (choose.call(negotiator, ['br', 'gzip', 'identity'], { preferred: ['br', 'gzip', 'identity'] }) as Encoding | undefined) ?? 'identity'
+        const choose = negotiator.encoding as (
+            available: string[],
+            options: { preferred: string[] },
+        ) => string | undefined
+        encoding =
+            (choose.call(negotiator, ['br', 'gzip', 'identity'], {
+                preferred: ['br', 'gzip', 'identity'],
+            }) as Encoding | undefined) ?? 'identity'
         // Clients send a handful of distinct headers; any number more must not grow memory.
         if (negotiated.size >= maxNegotiated) negotiated.clear()
         negotiated.set(acceptEncoding, encoding)
@@ -57,7 +71,8 @@ export const encodingFor = (acceptEncoding: string | undefined): Encoding => {
 }
 
 /** `"abc"` → `"abc-br"`: each encoding's bytes get a validator of their own (W/ kept). */
-const encodedEtag = (etag: string, encoding: Encoding) => (encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`)
+const encodedEtag = (etag: string, encoding: Encoding) =>
+    encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`
 
 /**
  * A text answer with the representations it is sent in: its bytes as they are, and brotli and
@@ -85,14 +100,22 @@ export class EncodedAnswer {
 
     /** The representation for a request with this Accept-Encoding. */
     for(acceptEncoding: string | undefined): Representation {
-        return this.in(this.compressible && this.identity.body.length >= minimumBytes ? encodingFor(acceptEncoding) : 'identity')
+        return this.in(
+            this.compressible && this.identity.body.length >= minimumBytes
+                ? encodingFor(acceptEncoding)
+                : 'identity',
+        )
     }
 
     in(encoding: Encoding): Representation {
         let representation = this.representations[encoding]
         if (!representation) {
             const { body, etag } = this.identity
-            representation = { encoding, body: compress(encoding as Exclude<Encoding, 'identity'>, body, this.effort), etag: encodedEtag(etag, encoding) }
+            representation = {
+                encoding,
+                body: compress(encoding as Exclude<Encoding, 'identity'>, body, this.effort),
+                etag: encodedEtag(etag, encoding),
+            }
             this.representations[encoding] = representation
         }
         return representation

@@ -4,10 +4,17 @@ import { debuglog } from 'node:util'
 const debug = debuglog('shelf')
 
 /** What Node reports when the client closed the connection before the answer was written. */
-const clientGoneCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_DESTROYED'])
+const clientGoneCodes = new Set([
+    'ERR_STREAM_PREMATURE_CLOSE',
+    'EPIPE',
+    'ECONNRESET',
+    'ECONNABORTED',
+    'ERR_STREAM_DESTROYED',
+])
 
 /** A player leaving a page, a seek in the audio, a timeout in the app: normal traffic, not a server error. */
-export const isClientGone = (error: unknown) => clientGoneCodes.has(String((error as { code?: unknown } | undefined)?.code))
+export const isClientGone = (error: unknown) =>
+    clientGoneCodes.has(String((error as { code?: unknown } | undefined)?.code))
 
 /**
  * How the HTTP side reports an error it could not answer with a client status: once, with its

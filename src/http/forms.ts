@@ -19,7 +19,10 @@ const renderedForms = new WeakMap<ItemRenderer, WeakMap<readonly FormDeclaration
  * A list of forms rendered once per renderer (one snapshot, locale and source): the search forms
  * go out with every page of a list, searches included.
  */
-export const renderForms = (forms: readonly FormDeclaration[], renderer: ItemRenderer): ServerForm[] => {
+export const renderForms = (
+    forms: readonly FormDeclaration[],
+    renderer: ItemRenderer,
+): ServerForm[] => {
     let byForms = renderedForms.get(renderer)
     if (!byForms) renderedForms.set(renderer, (byForms = new WeakMap()))
     let rendered = byForms.get(forms)
@@ -34,13 +37,25 @@ export const renderOption = (option: OptionDeclaration, renderer: ItemRenderer):
         description: renderer.optionalText(option.description),
         required: option.required ?? false,
     }
-    const text = { placeholder: renderer.text(option.placeholder), limit: option.limit ?? 0, shortcuts: option.shortcuts ?? [] }
-    const values = (option.values ?? []).map(({ name, title }) => ({ name, title: renderer.text(title) }))
+    const text = {
+        placeholder: renderer.text(option.placeholder),
+        limit: option.limit ?? 0,
+        shortcuts: option.shortcuts ?? [],
+    }
+    const values = (option.values ?? []).map(({ name, title }) => ({
+        name,
+        title: renderer.text(title),
+    }))
     switch (option.type) {
         case 'text':
             return { ...base, type: 'text', def: (option.def as string | undefined) ?? '', ...text }
         case 'textArea':
-            return { ...base, type: 'textArea', def: (option.def as string | undefined) ?? '', ...text }
+            return {
+                ...base,
+                type: 'textArea',
+                def: (option.def as string | undefined) ?? '',
+                ...text,
+            }
         case 'slider':
             return {
                 ...base,
@@ -54,17 +69,43 @@ export const renderOption = (option: OptionDeclaration, renderer: ItemRenderer):
         case 'toggle':
             return { ...base, type: 'toggle', def: (option.def as boolean | undefined) ?? false }
         case 'select':
-            return { ...base, type: 'select', def: (option.def as string | undefined) ?? values[0]?.name ?? '', values }
+            return {
+                ...base,
+                type: 'select',
+                def: (option.def as string | undefined) ?? values[0]?.name ?? '',
+                values,
+            }
         case 'multi':
-            return { ...base, type: 'multi', def: (option.def as boolean[] | undefined) ?? values.map(() => false), values }
+            return {
+                ...base,
+                type: 'multi',
+                def: (option.def as boolean[] | undefined) ?? values.map(() => false),
+                values,
+            }
         case 'serverItem':
-            return { ...base, ...itemPicker(option), type: 'serverItem', def: (option.def as Sil | null | undefined) ?? null }
+            return {
+                ...base,
+                ...itemPicker(option),
+                type: 'serverItem',
+                def: (option.def as Sil | null | undefined) ?? null,
+            }
         case 'serverItems':
-            return { ...base, ...itemPicker(option), type: 'serverItems', def: (option.def as Sil[] | undefined) ?? [], limit: option.limit ?? 0 }
+            return {
+                ...base,
+                ...itemPicker(option),
+                type: 'serverItems',
+                def: (option.def as Sil[] | undefined) ?? [],
+                limit: option.limit ?? 0,
+            }
         case 'collectionItem':
             return { ...base, type: 'collectionItem', itemType: option.itemType as ItemType }
         case 'file':
-            return { ...base, type: 'file', def: (option.def as string | undefined) ?? '', validation: option.validation as never }
+            return {
+                ...base,
+                type: 'file',
+                def: (option.def as string | undefined) ?? '',
+                validation: option.validation as never,
+            }
     }
 }
 

@@ -1,5 +1,11 @@
 import type { Catalog, CatalogItem } from '../catalog/catalog.js'
-import { optionFilter, runQuery, type ItemFilter, type ItemQuery, type ItemSequence } from '../catalog/search.js'
+import {
+    optionFilter,
+    runQuery,
+    type ItemFilter,
+    type ItemQuery,
+    type ItemSequence,
+} from '../catalog/search.js'
 import type { ContentType } from '../content/item-types.js'
 import type { TypeSettings } from '../content/server-settings.js'
 import { decodeOption, type FormInput } from '../content/form-values.js'
@@ -19,7 +25,10 @@ export const readItemQuery = (settings: TypeSettings, input: FormInput): ItemQue
         if (option.sort) {
             const chosen = option.values?.find(({ name }) => name === value)
             if (chosen?.by) query.sort = { by: chosen.by, order: chosen.order ?? 'asc' }
-        } else if (option.filter === 'keywords' && (option.type === 'text' || option.type === 'textArea')) {
+        } else if (
+            option.filter === 'keywords' &&
+            (option.type === 'text' || option.type === 'textArea')
+        ) {
             query.keywords = `${query.keywords} ${String(value)}`.trim()
         } else {
             const filter = optionFilter(option, value)
@@ -30,7 +39,12 @@ export const readItemQuery = (settings: TypeSettings, input: FormInput): ItemQue
 }
 
 /** The items a query selects, in order, after the player's configuration filters. */
-export const selectItems = (catalog: Catalog, type: ContentType, query: ItemQuery, configurationFilters: ItemFilter[]): ItemSequence => {
+export const selectItems = (
+    catalog: Catalog,
+    type: ContentType,
+    query: ItemQuery,
+    configurationFilters: ItemFilter[],
+): ItemSequence => {
     const ordered = query.sort ? catalog.sortedList(type, query.sort) : catalog.listed[type]
     return runQuery(ordered, { ...query, filters: [...configurationFilters, ...query.filters] })
 }

@@ -13,7 +13,11 @@ const limit = '1mb'
  * they are read here rather than by a parser that would hand back only the parsed value.
  */
 export const readJsonBytes = async (ctx: Context): Promise<Buffer> => {
-    if (!ctx.is('application/json')) throw new HttpError(400, `the body must be JSON (Content-Type: application/json), got ${ctx.get('Content-Type') || 'no Content-Type'}`)
+    if (!ctx.is('application/json'))
+        throw new HttpError(
+            400,
+            `the body must be JSON (Content-Type: application/json), got ${ctx.get('Content-Type') || 'no Content-Type'}`,
+        )
     try {
         return await getRawBody(ctx.req, { length: ctx.get('Content-Length') || undefined, limit })
     } catch (error) {
@@ -33,4 +37,5 @@ export const parseJsonBytes = (bytes: Buffer): unknown => {
 }
 
 /** A JSON body, parsed. */
-export const readJson = async (ctx: Context): Promise<unknown> => parseJsonBytes(await readJsonBytes(ctx))
+export const readJson = async (ctx: Context): Promise<unknown> =>
+    parseJsonBytes(await readJsonBytes(ctx))

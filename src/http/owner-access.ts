@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http'
 /** Headers a reverse proxy adds: behind one, every request arrives from loopback. */
 const forwardingHeaders = ['forwarded', 'x-forwarded-for', 'x-real-ip']
 
-const isLoopback = (address: string | undefined) => address !== undefined && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address))
+const isLoopback = (address: string | undefined) =>
+    address !== undefined &&
+    (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address))
 
 const sameSecret = (given: string, expected: string) => {
     const a = Buffer.from(given)
@@ -20,8 +22,16 @@ const sameSecret = (given: string, expected: string) => {
  */
 export const isOwnerRequest = (request: IncomingMessage, ownerToken: string | undefined) => {
     const authorization = request.headers.authorization
-    if (ownerToken && authorization?.startsWith('Bearer ') && sameSecret(authorization.slice('Bearer '.length), ownerToken)) return true
-    return isLoopback(request.socket.remoteAddress) && !forwardingHeaders.some((header) => header in request.headers)
+    if (
+        ownerToken &&
+        authorization?.startsWith('Bearer ') &&
+        sameSecret(authorization.slice('Bearer '.length), ownerToken)
+    )
+        return true
+    return (
+        isLoopback(request.socket.remoteAddress) &&
+        !forwardingHeaders.some((header) => header in request.headers)
+    )
 }
 
 /** What a visitor who is not the owner is told. */

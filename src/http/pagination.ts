@@ -20,7 +20,10 @@ export const paginate = <T>(
 ): Page<T> => {
     if (mode === 'page') {
         const page = parsePage(input.get('page'))
-        return { pageCount: Math.ceil(items.length / size), items: items.slice(page * size, (page + 1) * size) }
+        return {
+            pageCount: Math.ceil(items.length / size),
+            items: items.slice(page * size, (page + 1) * size),
+        }
     }
     const start = cursorStart(items, input.get('cursor'), nameOf)
     const pageItems = items.slice(start, start + size)
@@ -28,20 +31,29 @@ export const paginate = <T>(
     const last = pageItems.at(-1)
     return {
         pageCount: -1,
-        cursor: end < items.length && last !== undefined ? encodeCursor(end, nameOf(last)) : undefined,
+        cursor:
+            end < items.length && last !== undefined ? encodeCursor(end, nameOf(last)) : undefined,
         items: pageItems,
     }
 }
 
 const parsePage = (raw: string | undefined) => {
     if (raw === undefined || raw === '') return 0
-    if (!/^\d{1,9}$/.test(raw)) throw new FormValueError(`"page" must be a page number counted from 0, got ${JSON.stringify(raw.slice(0, 40))}`)
+    if (!/^\d{1,9}$/.test(raw))
+        throw new FormValueError(
+            `"page" must be a page number counted from 0, got ${JSON.stringify(raw.slice(0, 40))}`,
+        )
     return Number(raw)
 }
 
-const encodeCursor = (offset: number, lastName: string) => Buffer.from(JSON.stringify([offset, lastName])).toString('base64url')
+const encodeCursor = (offset: number, lastName: string) =>
+    Buffer.from(JSON.stringify([offset, lastName])).toString('base64url')
 
-const cursorStart = <T>(items: Sequence<T>, raw: string | undefined, nameOf: (item: T) => string) => {
+const cursorStart = <T>(
+    items: Sequence<T>,
+    raw: string | undefined,
+    nameOf: (item: T) => string,
+) => {
     if (raw === undefined || raw === '') return 0
     let decoded: unknown
     try {
@@ -49,7 +61,12 @@ const cursorStart = <T>(items: Sequence<T>, raw: string | undefined, nameOf: (it
     } catch {
         decoded = undefined
     }
-    if (!Array.isArray(decoded) || typeof decoded[0] !== 'number' || typeof decoded[1] !== 'string' || decoded[0] < 0) {
+    if (
+        !Array.isArray(decoded) ||
+        typeof decoded[0] !== 'number' ||
+        typeof decoded[1] !== 'string' ||
+        decoded[0] < 0
+    ) {
         throw new FormValueError('"cursor" is not one this server handed out')
     }
     const [offset, lastName] = decoded as [number, string]

@@ -41,7 +41,8 @@ export class PreparedAnswers {
     /** Writes the kept answer to a request asked before, and says whether it did. */
     answer(req: IncomingMessage, res: ServerResponse): boolean {
         const key = this.keyOf(req)
-        const prepared = key === undefined ? undefined : this.caches.get(this.currentCatalog())?.get(key)
+        const prepared =
+            key === undefined ? undefined : this.caches.get(this.currentCatalog())?.get(key)
         if (!prepared) return false
         const representation = prepared.answer.for(req.headers['accept-encoding'])
         const sent = prepared.sent[representation.encoding]!
@@ -64,17 +65,35 @@ export class PreparedAnswers {
         const key = this.keyOf(ctx.req)
         const answer = (ctx.state as EncodedState).encodedAnswer
         if (key === undefined || ctx.status !== 200 || !answer || !worthKeeping(ctx)) return
-        if (String(ctx.response.get('Cache-Control')).includes('no-store') || !variesOnlyByEncoding(String(ctx.response.get('Vary') ?? ''))) return
-        const common = Object.fromEntries(Object.entries(ctx.response.headers).filter(([name]) => !representationHeaders.has(name)))
+        if (
+            String(ctx.response.get('Cache-Control')).includes('no-store') ||
+            !variesOnlyByEncoding(String(ctx.response.get('Vary') ?? ''))
+        )
+            return
+        const common = Object.fromEntries(
+            Object.entries(ctx.response.headers).filter(
+                ([name]) => !representationHeaders.has(name),
+            ),
+        )
         const sent: Prepared['sent'] = {}
         const representations = answer.encodeAll()
-        for (const representation of representations) sent[representation.encoding] = sentHeaders(common, representation)
-        this.cacheFor(catalog).set(key, { answer, sent, bytes: answer.bytes + 256 * representations.length })
+        for (const representation of representations)
+            sent[representation.encoding] = sentHeaders(common, representation)
+        this.cacheFor(catalog).set(key, {
+            answer,
+            sent,
+            bytes: answer.bytes + 256 * representations.length,
+        })
     }
 
     private keyOf(req: IncomingMessage) {
         // A Range request (audio seeking) is for `send` to answer from the file.
-        if (req.method !== 'GET' || req.headers[this.sessionHeader] !== undefined || req.headers.range !== undefined) return undefined
+        if (
+            req.method !== 'GET' ||
+            req.headers[this.sessionHeader] !== undefined ||
+            req.headers.range !== undefined
+        )
+            return undefined
         return `${req.headers.host ?? ''}\n${req.url ?? ''}`
     }
 
@@ -88,10 +107,19 @@ export class PreparedAnswers {
     }
 }
 
-const variesOnlyByEncoding = (vary: string) => vary.split(',').every((name) => ['', 'accept-encoding'].includes(name.trim().toLowerCase()))
+const variesOnlyByEncoding = (vary: string) =>
+    vary.split(',').every((name) => ['', 'accept-encoding'].includes(name.trim().toLowerCase()))
 
-const sentHeaders = (common: OutgoingHttpHeaders, { encoding, body, etag }: Representation): Sent => {
+const sentHeaders = (
+    common: OutgoingHttpHeaders,
+    { encoding, body, etag }: Representation,
+): Sent => {
     const headers: OutgoingHttpHeaders = { ...common, etag, 'content-length': body.length }
     if (encoding !== 'identity') headers['content-encoding'] = encoding
-    return { headers, notModifiedHeaders: Object.fromEntries(Object.entries(headers).filter(([name]) => !bodyHeaders.has(name))) }
+    return {
+        headers,
+        notModifiedHeaders: Object.fromEntries(
+            Object.entries(headers).filter(([name]) => !bodyHeaders.has(name)),
+        ),
+    }
 }

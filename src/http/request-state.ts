@@ -28,19 +28,33 @@ const renderersPerCatalog = new WeakMap<Catalog, Map<string, ItemRenderer>>()
 /** Sources come from the Host header when no address is set: bound what a client can make us keep. */
 const maxRenderersPerCatalog = 32
 
-export const requestState = (getCatalog: () => Catalog, options: ShelfOptions) => async (ctx: Context, next: Next) => {
-    const query = queryInput(ctx)
-    ctx.state.shelf = createRequestState(ctx, getCatalog(), options, query.get('localization') ?? '')
-    await next()
-}
+export const requestState =
+    (getCatalog: () => Catalog, options: ShelfOptions) => async (ctx: Context, next: Next) => {
+        const query = queryInput(ctx)
+        ctx.state.shelf = createRequestState(
+            ctx,
+            getCatalog(),
+            options,
+            query.get('localization') ?? '',
+        )
+        await next()
+    }
 
 /** The state of one request in the locale asked for: the protocol's `localization`, or the one a web page chose. */
-export const createRequestState = (ctx: Context, catalog: Catalog, options: ShelfOptions, requested: string): RequestState => {
+export const createRequestState = (
+    ctx: Context,
+    catalog: Catalog,
+    options: ShelfOptions,
+    requested: string,
+): RequestState => {
     const query = options.staticExport ? staticQuery(ctx) : queryInput(ctx)
     // Locales no text is written in all render alike, so they share the fallback's renderer.
     const locale = catalog.locales.has(requested) ? requested : catalog.settings.fallbackLocale
     const source = options.address ?? `${ctx.protocol}://${ctx.host}`
-    const configuration = catalog.settings.configuration.map((option) => ({ option, value: decodeOption(option, query) }))
+    const configuration = catalog.settings.configuration.map((option) => ({
+        option,
+        value: decodeOption(option, query),
+    }))
     return {
         catalog,
         renderer: rendererFor(catalog, locale, source, `/${options.name}/repository`),
@@ -63,8 +77,15 @@ const rendererFor = (catalog: Catalog, locale: string, source: string, repositor
     const key = `${locale}\n${source}`
     let renderer = renderers.get(key)
     if (!renderer) {
-        if (renderers.size >= maxRenderersPerCatalog) renderers.delete(renderers.keys().next().value!)
-        renderer = new ItemRenderer(catalog, locale, catalog.settings.fallbackLocale, source, repositoryPath)
+        if (renderers.size >= maxRenderersPerCatalog)
+            renderers.delete(renderers.keys().next().value!)
+        renderer = new ItemRenderer(
+            catalog,
+            locale,
+            catalog.settings.fallbackLocale,
+            source,
+            repositoryPath,
+        )
         renderers.set(key, renderer)
     }
     return renderer

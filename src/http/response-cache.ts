@@ -49,7 +49,12 @@ export const cachedResponses = async (ctx: Context, next: Next) => {
         return
     }
     await next()
-    if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.type.startsWith('application/json')) return
+    if (
+        ctx.status !== 200 ||
+        typeof ctx.body !== 'string' ||
+        !ctx.response.type.startsWith('application/json')
+    )
+        return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
     const body = Buffer.from(ctx.body)
     const entry = new EncodedAnswer(body, etag(body), true)

@@ -7,16 +7,27 @@ import type { RequestState } from './request-state.js'
 /** Sections are teasers: a few items, with "More" leading to the full list. */
 export const sectionSize = 5
 
-type SectionText = Pick<ServerItemSection, 'title' | 'icon' | 'description' | 'help' | 'searchValues'>
+type SectionText = Pick<
+    ServerItemSection,
+    'title' | 'icon' | 'description' | 'help' | 'searchValues'
+>
 
-export const renderSection = (state: RequestState, itemType: ContentType, items: ItemSequence, text: SectionText): ServerItemSection =>
+export const renderSection = (
+    state: RequestState,
+    itemType: ContentType,
+    items: ItemSequence,
+    text: SectionText,
+): ServerItemSection =>
     ({
         ...text,
         itemType,
         items: items.slice(0, sectionSize).map((item) => state.renderer.item(item)),
     }) as ServerItemSection
 
-export const declaredSectionText = (state: RequestState, section: SectionDeclaration): SectionText => ({
+export const declaredSectionText = (
+    state: RequestState,
+    section: SectionDeclaration,
+): SectionText => ({
     title: state.renderer.text(section.title),
     icon: section.icon,
     description: state.renderer.optionalText(section.description),

@@ -10,21 +10,22 @@ import type { ShelfContext } from './request-state.js'
  * sign in again rather than go on as someone it no longer is. When server.yaml says
  * `requireAuthentication`, a guest is refused too.
  */
-export const sessionUser = (sessions: Sessions, header: string) => async (ctx: Context, next: Next) => {
-    const state = (ctx as ShelfContext).state.shelf
-    const session = ctx.get(header)
-    if (session) {
-        try {
-            state.user = sessions.user(session)
-        } catch (error) {
-            if (!(error instanceof TokenError)) throw error
-            throw new HttpError(401, `the session ${error.message}: sign in again`)
+export const sessionUser =
+    (sessions: Sessions, header: string) => async (ctx: Context, next: Next) => {
+        const state = (ctx as ShelfContext).state.shelf
+        const session = ctx.get(header)
+        if (session) {
+            try {
+                state.user = sessions.user(session)
+            } catch (error) {
+                if (!(error instanceof TokenError)) throw error
+                throw new HttpError(401, `the session ${error.message}: sign in again`)
+            }
+        } else if (state.catalog.settings.requireAuthentication) {
+            throw new HttpError(401, 'this server is for signed-in players: sign in first')
         }
-    } else if (state.catalog.settings.requireAuthentication) {
-        throw new HttpError(401, 'this server is for signed-in players: sign in first')
+        await next()
     }
-    await next()
-}
 
 /** The signed-in user, for what a guest may not do. */
 export const signedInUser = (ctx: Context): SessionUser => {

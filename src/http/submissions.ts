@@ -32,18 +32,34 @@ export type Writes = {
     uploadKeyHeader: string
 }
 
-export type Submission = { user: SessionUser; body: Record<string, unknown>; form: FormDeclaration; values: FormValues }
+export type Submission = {
+    user: SessionUser
+    body: Record<string, unknown>
+    form: FormDeclaration
+    values: FormValues
+}
 
 /**
  * A submit's body (`{ values }`, plus what the endpoint adds), decoded against the forms offered
  * there: `type=` names the form, each option is decoded with its default for what was left out,
  * and a required option left empty is refused, naming it.
  */
-export const readSubmission = async (ctx: Context, forms: readonly FormDeclaration[], what: string): Promise<Submission> => {
+export const readSubmission = async (
+    ctx: Context,
+    forms: readonly FormDeclaration[],
+    what: string,
+): Promise<Submission> => {
     const user = signedInUser(ctx)
     const body = await readJson(ctx)
-    if (typeof body !== 'object' || body === null || typeof (body as { values?: unknown }).values !== 'string') {
-        throw new HttpError(400, 'the body must be a JSON object with "values", the form\'s values as a query string')
+    if (
+        typeof body !== 'object' ||
+        body === null ||
+        typeof (body as { values?: unknown }).values !== 'string'
+    ) {
+        throw new HttpError(
+            400,
+            'the body must be a JSON object with "values", the form\'s values as a query string',
+        )
     }
     const input = new URLSearchParams((body as { values: string }).values)
     const type = input.get('type')
@@ -54,7 +70,8 @@ export const readSubmission = async (ctx: Context, forms: readonly FormDeclarati
     }
     const values = (form.options ?? []).map((option) => {
         const value = decodeOption(option, { get: (query) => input.get(query) ?? undefined })
-        if (option.required && (value === '' || value === null || value === undefined)) throw new HttpError(400, `option "${option.query}" is required`)
+        if (option.required && (value === '' || value === null || value === undefined))
+            throw new HttpError(400, `option "${option.query}" is required`)
         return { query: option.query, type: option.type, value }
     })
     return { user, body: body as Record<string, unknown>, form, values }
@@ -62,7 +79,10 @@ export const readSubmission = async (ctx: Context, forms: readonly FormDeclarati
 
 /** Counts a write of a kind against its player's and address's rates (429 past them). */
 export const countWrite = (ctx: Context, writes: Writes, kind: WriteKind, user: SessionUser) =>
-    writes.rates.take(kind, (ctx as ShelfContext).state.shelf.catalog.settings.limits[kind], { player: user.id, address: ctx.ip })
+    writes.rates.take(kind, (ctx as ShelfContext).state.shelf.catalog.settings.limits[kind], {
+        player: user.id,
+        address: ctx.ip,
+    })
 
 /** A file a submit asks for, and the most bytes its option takes. */
 export type ExpectedFile = { hash: string; maxBytes?: number }
@@ -72,7 +92,8 @@ export const expectedFiles = ({ form, values }: Submission): ExpectedFile[] =>
     values
         .filter(({ type, value }) => type === 'file' && value !== '')
         .map(({ query, value }) => {
-            const validation = form.options?.find((option) => option.query === query)?.validation as { maxSize?: number } | undefined
+            const validation = form.options?.find((option) => option.query === query)
+                ?.validation as { maxSize?: number } | undefined
             return { hash: String(value), maxBytes: validation?.maxSize }
         })
 
@@ -81,7 +102,13 @@ export const expectedFiles = ({ form, values }: Submission): ExpectedFile[] =>
  * upload key for exactly these hashes, this user and the paired upload endpoint, and the work is
  * done when the files arrive. The work is one write by `change.user`, recorded as `change.did`.
  */
-export const answerSubmit = async (ctx: Context, writes: Writes, change: WriteChange, files: ExpectedFile[], write: (files: UploadedFiles) => Promise<Flags>) => {
+export const answerSubmit = async (
+    ctx: Context,
+    writes: Writes,
+    change: WriteChange,
+    files: ExpectedFile[],
+    write: (files: UploadedFiles) => Promise<Flags>,
+) => {
     const { user } = change
     const complete = (uploaded: UploadedFiles) => writes.writer.as(change, () => write(uploaded))
     const hashes = [...new Set(files.map(({ hash }) => hash))]
@@ -89,16 +116,27 @@ export const answerSubmit = async (ctx: Context, writes: Writes, change: WriteCh
         respond(ctx, { key: '', hashes: [], ...(await complete(new Map())) })
         return
     }
-    const maxBytes = Object.fromEntries(files.filter((file) => file.maxBytes !== undefined).map((file) => [file.hash, file.maxBytes!]))
+    const maxBytes = Object.fromEntries(
+        files
+            .filter((file) => file.maxBytes !== undefined)
+            .map((file) => [file.hash, file.maxBytes!]),
+    )
     const endpoint = ctx.path.replace(/\/(submit|create)$/, '/upload')
-    respond(ctx, { key: writes.uploads.issue({ userId: user.id, endpoint, hashes, maxBytes, complete }), hashes })
+    respond(ctx, {
+        key: writes.uploads.issue({ userId: user.id, endpoint, hashes, maxBytes, complete }),
+        hashes,
+    })
 }
 
 /** Answers an upload: the key is checked before the body is read, then the files complete the submit. */
 export const answerUpload = async (ctx: Context, writes: Writes) => {
     const user = signedInUser(ctx)
     const key = ctx.get(writes.uploadKeyHeader)
-    if (!key) throw new HttpError(400, `an upload needs the ${writes.uploadKeyHeader} header from its submit`)
+    if (!key)
+        throw new HttpError(
+            400,
+            `an upload needs the ${writes.uploadKeyHeader} header from its submit`,
+        )
     const upload = writes.uploads.take(key, user.id, ctx.path)
     const { limits } = (ctx as ShelfContext).state.shelf.catalog.settings
     const files = await readUploadedFiles(ctx, upload.hashes, {
@@ -111,17 +149,31 @@ export const answerUpload = async (ctx: Context, writes: Writes) => {
 
 /** The errors of one item's files in a snapshot, as a player can be shown them. */
 export const unitErrors = (catalog: Catalog, unit: string) =>
-    catalog.problems.filter((problem) => problem.severity === 'error' && (problem.file === unit || problem.file.startsWith(`${unit}/`))).map(formatProblem)
+    catalog.problems
+        .filter(
+            (problem) =>
+                problem.severity === 'error' &&
+                (problem.file === unit || problem.file.startsWith(`${unit}/`)),
+        )
+        .map(formatProblem)
 
 /**
  * After a player's item is written and reloaded, it must be served; if its files have a problem
  * (say, a form that gives no engine while levels need one) they are removed again and the
  * problem is the answer, so nothing half-made stays in the folder.
  */
-export const requireServed = async (writes: Writes, type: ContentType, name: string, unit: string) => {
+export const requireServed = async (
+    writes: Writes,
+    type: ContentType,
+    name: string,
+    unit: string,
+) => {
     const catalog = writes.currentCatalog()
     if (catalog.get(type, name)) return
     const errors = unitErrors(catalog, unit)
     await writes.writer.removeItem(...(unit.split('/') as [string, string]))
-    throw new HttpError(400, `the new ${type} was not accepted: ${errors.join('; ') || 'it could not be loaded'}`)
+    throw new HttpError(
+        400,
+        `the new ${type} was not accepted: ${errors.join('; ') || 'it could not be loaded'}`,
+    )
 }

@@ -6,7 +6,8 @@ import type { Room } from './room-registry.js'
 
 /** A setting as a player reads it: a select by its title, a toggle as on/off. */
 const settingText = (option: OptionDeclaration, value: unknown, renderer: ItemRenderer): string => {
-    const titleOf = (name: unknown) => renderer.text(option.values?.find((entry) => entry.name === name)?.title ?? String(name))
+    const titleOf = (name: unknown) =>
+        renderer.text(option.values?.find((entry) => entry.name === name)?.title ?? String(name))
     switch (option.type) {
         case 'toggle':
             return value ? 'on' : 'off'
@@ -24,7 +25,8 @@ const settingText = (option: OptionDeclaration, value: unknown, renderer: ItemRe
 }
 
 /** The first text setting a player filled in names the room; the others become its tags. */
-const titleSetting = (room: Room) => room.settings.find(({ option, value }) => option.type === 'text' && value !== '')
+const titleSetting = (room: Room) =>
+    room.settings.find(({ option, value }) => option.type === 'text' && value !== '')
 
 export const renderRoom = (room: Room, renderer: ItemRenderer): RoomItem => {
     const title = titleSetting(room)
@@ -35,13 +37,23 @@ export const renderRoom = (room: Room, renderer: ItemRenderer): RoomItem => {
         master: displayName(room.master),
         tags: room.settings
             .filter((setting) => setting !== title)
-            .map(({ option, value }) => ({ title: `${renderer.text(option.name)}: ${settingText(option, value, renderer)}` })),
+            .map(({ option, value }) => ({
+                title: `${renderer.text(option.name)}: ${settingText(option, value, renderer)}`,
+            })),
     }
 }
 
-export const renderRoomDetails = (room: Room, renderer: ItemRenderer): ServerItemDetails<RoomItem> => ({
+export const renderRoomDetails = (
+    room: Room,
+    renderer: ItemRenderer,
+): ServerItemDetails<RoomItem> => ({
     item: renderRoom(room, renderer),
-    description: room.settings.map(({ option, value }) => `${renderer.text(option.name)}: ${settingText(option, value, renderer)}`).join('\n'),
+    description: room.settings
+        .map(
+            ({ option, value }) =>
+                `${renderer.text(option.name)}: ${settingText(option, value, renderer)}`,
+        )
+        .join('\n'),
     actions: [],
     hasCommunity: false,
     leaderboards: [],

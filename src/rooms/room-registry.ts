@@ -27,7 +27,8 @@ const maxRooms = 10_000
 const nameAlphabet = 'abcdefghijkmnpqrstuvwxyz23456789'
 
 /** Ten characters of an alphabet without look-alikes: short to read out, 50 bits to guess. */
-const roomName = () => [...randomBytes(10)].map((byte) => nameAlphabet[byte % nameAlphabet.length]).join('')
+const roomName = () =>
+    [...randomBytes(10)].map((byte) => nameAlphabet[byte % nameAlphabet.length]).join('')
 
 /**
  * The rooms of this server, in memory: they last minutes to hours, and a restart ends the games
@@ -37,16 +38,26 @@ export class RoomRegistry {
     private readonly reservations = new Map<string, Reservation>()
     private readonly rooms = new Map<string, Room>()
 
-    constructor(private readonly timing: Pick<MultiplayerOptions, 'reservationMs' | 'lifetimeMs'>) {}
+    constructor(
+        private readonly timing: Pick<MultiplayerOptions, 'reservationMs' | 'lifetimeMs'>,
+    ) {}
 
     /** E6: a fresh name, and the key that proves its holder asked for it. */
     reserve(creator: SessionUser | undefined, now = Date.now()) {
         this.forgetExpired(now)
-        if (this.reservations.size + this.rooms.size >= maxRooms) throw new Refusal('too-many', 'this server has as many rooms as it can hold; try again in a few minutes')
+        if (this.reservations.size + this.rooms.size >= maxRooms)
+            throw new Refusal(
+                'too-many',
+                'this server has as many rooms as it can hold; try again in a few minutes',
+            )
         let name = roomName()
         while (this.reservations.has(name) || this.rooms.has(name)) name = roomName()
         const key = randomBytes(16).toString('base64url')
-        this.reservations.set(name, { key, creatorId: creator?.id, expiresAt: now + this.timing.reservationMs })
+        this.reservations.set(name, {
+            key,
+            creatorId: creator?.id,
+            expiresAt: now + this.timing.reservationMs,
+        })
         return { name, key }
     }
 
@@ -54,17 +65,37 @@ export class RoomRegistry {
      * E7 with a room key: the creator's join, which opens the room with its settings. The key
      * works once. The settings are read only once the key is found good.
      */
-    open(name: string, key: string, master: SessionUser, settings: () => RoomSettings, now = Date.now()): Room {
+    open(
+        name: string,
+        key: string,
+        master: SessionUser,
+        settings: () => RoomSettings,
+        now = Date.now(),
+    ): Room {
         this.forgetExpired(now)
         const reservation = this.reservations.get(name)
         if (!reservation) {
             throw this.rooms.has(name)
-                ? new Refusal('unauthorized', `room "${name}" is already open and its key was used: join it without a room key`)
-                : new Refusal('not-found', `room "${name}" not found: it was never reserved, or its reservation expired (create it again)`)
+                ? new Refusal(
+                      'unauthorized',
+                      `room "${name}" is already open and its key was used: join it without a room key`,
+                  )
+                : new Refusal(
+                      'not-found',
+                      `room "${name}" not found: it was never reserved, or its reservation expired (create it again)`,
+                  )
         }
-        if (reservation.key !== key) throw new Refusal('unauthorized', `the room key does not match room "${name}"`)
-        if (reservation.creatorId !== undefined && reservation.creatorId !== master.id) throw new Refusal('unauthorized', `room "${name}" was reserved by another user`)
-        const room: Room = { name, ...settings(), master, createdAt: now, expiresAt: now + this.timing.lifetimeMs }
+        if (reservation.key !== key)
+            throw new Refusal('unauthorized', `the room key does not match room "${name}"`)
+        if (reservation.creatorId !== undefined && reservation.creatorId !== master.id)
+            throw new Refusal('unauthorized', `room "${name}" was reserved by another user`)
+        const room: Room = {
+            name,
+            ...settings(),
+            master,
+            createdAt: now,
+            expiresAt: now + this.timing.lifetimeMs,
+        }
         this.reservations.delete(name)
         this.rooms.set(name, room)
         return room
@@ -72,7 +103,9 @@ export class RoomRegistry {
 
     /** E7 without a key: a player joining an open room, which keeps it listed for longer. */
     join(name: string, now = Date.now()): Room {
-        const room = this.get(name, now) ?? refuse('not-found', `room "${name}" not found: it may have ended`)
+        const room =
+            this.get(name, now) ??
+            refuse('not-found', `room "${name}" not found: it may have ended`)
         room.expiresAt = now + this.timing.lifetimeMs
         return room
     }
@@ -89,7 +122,8 @@ export class RoomRegistry {
     }
 
     private forgetExpired(now: number) {
-        for (const [name, reservation] of this.reservations) if (reservation.expiresAt <= now) this.reservations.delete(name)
+        for (const [name, reservation] of this.reservations)
+            if (reservation.expiresAt <= now) this.reservations.delete(name)
         for (const [name, room] of this.rooms) if (room.expiresAt <= now) this.rooms.delete(name)
     }
 }

@@ -27,7 +27,13 @@ const lifetimeMs = 10 * 60_000
 
 export const roomSessionPurpose = 'room'
 
-export const roomSession = (signer: TokenSigner, room: Room, join: VerifiedRequest, creating: boolean, now = Date.now()) => {
+export const roomSession = (
+    signer: TokenSigner,
+    room: Room,
+    join: VerifiedRequest,
+    creating: boolean,
+    now = Date.now(),
+) => {
     const { id, handle, name } = join.body.userProfile
     const payload: RoomSessionPayload = {
         room: room.name,

@@ -6,11 +6,20 @@ import type { RoomSettings } from './room-registry.js'
 const defaultRoomForm: FormDeclaration = {
     type: 'room',
     title: '#ROOM',
-    options: [{ query: 'title', type: 'text', name: '#TITLE', placeholder: '#ROOM_PLACEHOLDER', limit: 64 }],
+    options: [
+        {
+            query: 'title',
+            type: 'text',
+            name: '#TITLE',
+            placeholder: '#ROOM_PLACEHOLDER',
+            limit: 64,
+        },
+    ],
 }
 
 /** The forms a new room is set up with (`rooms.creates` in server.yaml). */
-export const roomCreateForms = (declared: FormDeclaration[]) => (declared.length ? declared : [defaultRoomForm])
+export const roomCreateForms = (declared: FormDeclaration[]) =>
+    declared.length ? declared : [defaultRoomForm]
 
 /**
  * The settings of a new room from the creator's join: `type=<form>` names one of the create
@@ -19,7 +28,10 @@ export const roomCreateForms = (declared: FormDeclaration[]) => (declared.length
 export const roomSettingsFrom = (forms: FormDeclaration[], input: FormInput): RoomSettings => {
     const type = input.get('type')
     const known = forms.map((form) => form.type).join(', ')
-    if (!type) throw new FormValueError(`creating a room needs the values of its create form in the query: type=<form> (one of ${known}) and its options`)
+    if (!type)
+        throw new FormValueError(
+            `creating a room needs the values of its create form in the query: type=<form> (one of ${known}) and its options`,
+        )
     const form = forms.find((candidate) => candidate.type === type)
     if (!form) throw new FormValueError(`no room create form "${type}": this server has ${known}`)
     const options = form.options ?? []

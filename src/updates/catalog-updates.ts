@@ -46,8 +46,10 @@ export class CatalogUpdates {
     applyWritten(paths: string[]) {
         if (this.watched) {
             const now = Date.now()
-            for (const [path, { at }] of this.written) if (now - at > rememberWritesMs) this.written.delete(path)
-            for (const path of paths) this.written.set(path, { fingerprint: fingerprint(this.root, path), at: now })
+            for (const [path, { at }] of this.written)
+                if (now - at > rememberWritesMs) this.written.delete(path)
+            for (const path of paths)
+                this.written.set(path, { fingerprint: fingerprint(this.root, path), at: now })
         }
         return this.enqueue(paths)
     }

@@ -10,14 +10,19 @@ export const isAtomicTemporary = (name: string) => /\.[0-9a-f]{12}\.tmp$/.test(n
  */
 const processPart = randomBytes(3).toString('hex')
 let written = 0
-const temporaryName = (path: string) => `${path}.${processPart}${(written++ % 0x1000000).toString(16).padStart(6, '0')}.tmp`
+const temporaryName = (path: string) =>
+    `${path}.${processPart}${(written++ % 0x1000000).toString(16).padStart(6, '0')}.tmp`
 
 /**
  * Writes a file so that readers see the old bytes or the new ones, never half: the bytes go to
  * a temporary file in the same folder (so the rename cannot cross file systems), then replace it.
  * `flush: false` skips waiting for the disk, for a writer that can simply run again (an export).
  */
-export const writeFileAtomic = async (path: string, bytes: Buffer | string, options: { mode?: number; flush?: boolean } = {}) => {
+export const writeFileAtomic = async (
+    path: string,
+    bytes: Buffer | string,
+    options: { mode?: number; flush?: boolean } = {},
+) => {
     const temporary = temporaryName(path)
     try {
         await writeFile(temporary, bytes, { flush: options.flush ?? true, mode: options.mode })

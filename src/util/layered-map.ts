@@ -55,7 +55,8 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
             }
         }
         let top: LayeredMap<K, V> = new LayeredMap(own, this, size)
-        while (top.below && top.own.size * mergeRatio >= top.below.own.size) top = top.mergedWithBelow()
+        while (top.below && top.own.size * mergeRatio >= top.below.own.size)
+            top = top.mergedWithBelow()
         return top
     }
 

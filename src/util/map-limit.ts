@@ -1,5 +1,9 @@
 /** Runs `task` over `inputs` with at most `limit` in flight, keeping the results in input order. */
-export const mapLimit = async <T, R>(inputs: readonly T[], limit: number, task: (input: T) => Promise<R>): Promise<R[]> => {
+export const mapLimit = async <T, R>(
+    inputs: readonly T[],
+    limit: number,
+    task: (input: T) => Promise<R>,
+): Promise<R[]> => {
     const results = new Array<R>(inputs.length)
     let next = 0
     const worker = async () => {

@@ -3,7 +3,8 @@
  * own words: the kind says why, and only the HTTP edge turns a kind into a status. The message is
  * safe to show to the player.
  */
-export type RefusalKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many'
+export type RefusalKind =
+    'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many'
 
 export class Refusal extends Error {
     constructor(

@@ -79,7 +79,11 @@ const foldersPerInstance = 64
  * is listed before its watch starts, so what a listing finds changed lately is taken as a change
  * too: a file saved in that moment, or into a folder that just appeared, is not missed.
  */
-export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<void>, options: WatchOptions = {}): FolderWatcher => {
+export const watchFolder = (
+    root: string,
+    onBatch: (paths: string[]) => Promise<void>,
+    options: WatchOptions = {},
+): FolderWatcher => {
     const quietMs = options.quietMs ?? 20
     const maxWaitMs = options.maxWaitMs ?? 200
     const readSince = options.readSince ?? Date.now()
@@ -95,7 +99,9 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
         quietTimer = undefined
         const paths = [...pending]
         pending.clear()
-        running = running.then(() => onBatch(paths)).catch((error: unknown) => console.error('shelf: reload failed:', error))
+        running = running
+            .then(() => onBatch(paths))
+            .catch((error: unknown) => console.error('shelf: reload failed:', error))
     }
 
     const note = (relativePath: string) => {
@@ -112,9 +118,12 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
      */
     let watchRoot = root
     let rootPrefix = `${root}/`
-    const parentOf = (relativePath: string) => relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/')))
+    const parentOf = (relativePath: string) =>
+        relativePath.slice(0, Math.max(0, relativePath.lastIndexOf('/')))
     const relativeTo = (path: string) =>
-        sep === '/' && path.startsWith(rootPrefix) ? path.slice(rootPrefix.length) : relative(watchRoot, path).split(sep).join('/')
+        sep === '/' && path.startsWith(rootPrefix)
+            ? path.slice(rootPrefix.length)
+            : relative(watchRoot, path).split(sep).join('/')
 
     /** Every folder handed to chokidar, with the instance that watches it (none yet while it waits for its turn). */
     const folders = new Map<string, FSWatcher | undefined>([['', undefined]])
@@ -256,7 +265,9 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
                     !current ||
                     current.handed.length + batch.length > foldersPerInstance ||
                     !busy.has(current.watcher) ||
-                    batch.some((path) => folders.get(parentOf(relativeTo(path))) === current!.watcher)
+                    batch.some(
+                        (path) => folders.get(parentOf(relativeTo(path))) === current!.watcher,
+                    )
                 ) {
                     const watcher = instance()
                     const handed: string[] = []
@@ -264,7 +275,9 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
                     busy.set(watcher, handed)
                     // Not events.once, which rejects on the first 'error' (a folder over the system's limit of
                     // watches, say): that is reported, and the instance still says 'ready'.
-                    const listed = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+                    const listed = new Promise<void>((resolve) =>
+                        watcher.once('ready', () => resolve()),
+                    )
                     void Promise.race([listed, closingSignal]).then(() => {
                         busy.delete(watcher)
                         // A folder gone before chokidar got to it is never asked about with its stats.
@@ -299,7 +312,8 @@ export const watchFolder = (root: string, onBatch: (paths: string[]) => Promise<
             handOverScheduled = false
             const batch = takeFound(found.length)
             if (closed || batch.length === 0) return
-            if (!live || batch.some((path) => folders.get(parentOf(relativeTo(path))) === live)) live = instance()
+            if (!live || batch.some((path) => folders.get(parentOf(relativeTo(path))) === live))
+                live = instance()
             handOver(live, batch)
         })
     }

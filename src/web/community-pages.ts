@@ -14,12 +14,24 @@ const pageNumberOf = (request: PageRequest) => Number(request.state.query.get('p
 export const commentsPage = (request: PageRequest, item: CatalogItem) => {
     const card = itemCard(request, item)
     const path = `${itemPath(item.type, item.name)}/community/comments/list`
-    const page = paginate(item.comments, pageSizes.comments, request.state.query, 'page', (comment) => comment.name)
+    const page = paginate(
+        item.comments,
+        pageSizes.comments,
+        request.state.query,
+        'page',
+        (comment) => comment.name,
+    )
     const pageNumber = pageNumberOf(request)
     const title = `${request.t.comments} · ${card.title}`
     return renderTemplate('comments', {
         ...layoutData(request, path, { page: pageNumber || undefined }),
-        frame: { lang: request.page.locale, title, canonical: canonicalLink(request, path, { page: pageNumber || undefined }), ogType: 'website', noIndex: item.fields.unlisted || item.fields.draft },
+        frame: {
+            lang: request.page.locale,
+            title,
+            canonical: canonicalLink(request, path, { page: pageNumber || undefined }),
+            ogType: 'website',
+            noIndex: item.fields.unlisted || item.fields.draft,
+        },
         title,
         card,
         comments: page.items.map((comment) => commentView(request, comment)),
@@ -28,16 +40,32 @@ export const commentsPage = (request: PageRequest, item: CatalogItem) => {
 }
 
 /** A leaderboard's records, best first, paged like the app's, with the replays behind each. */
-export const leaderboardPage = (request: PageRequest, item: CatalogItem, leaderboard: LeaderboardRecord) => {
+export const leaderboardPage = (
+    request: PageRequest,
+    item: CatalogItem,
+    leaderboard: LeaderboardRecord,
+) => {
     const { state } = request
     const card = itemCard(request, item)
     const path = `${itemPath(item.type, item.name)}/leaderboards/${encodeURIComponent(leaderboard.name)}`
-    const page = paginate(leaderboard.records, pageSizes.records, state.query, 'page', (record) => record.name)
+    const page = paginate(
+        leaderboard.records,
+        pageSizes.records,
+        state.query,
+        'page',
+        (record) => record.name,
+    )
     const pageNumber = pageNumberOf(request)
     const title = `${state.renderer.text(leaderboard.title)} · ${card.title}`
     return renderTemplate('leaderboard', {
         ...layoutData(request, path, { page: pageNumber || undefined }),
-        frame: { lang: request.page.locale, title, canonical: canonicalLink(request, path, { page: pageNumber || undefined }), ogType: 'website', noIndex: item.fields.unlisted || item.fields.draft },
+        frame: {
+            lang: request.page.locale,
+            title,
+            canonical: canonicalLink(request, path, { page: pageNumber || undefined }),
+            ogType: 'website',
+            noIndex: item.fields.unlisted || item.fields.draft,
+        },
         title: state.renderer.text(leaderboard.title),
         description: state.renderer.optionalText(leaderboard.description),
         card,
@@ -53,6 +81,13 @@ export const recordView = (request: PageRequest, record: LeaderboardEntryRecord)
     value: record.value,
     replays: record.replays.flatMap((name) => {
         const replay = request.catalog.get('replay', name)
-        return replay ? [{ href: pageLink(request, itemPath('replay', name)), title: request.state.renderer.text(replay.fields.title) }] : []
+        return replay
+            ? [
+                  {
+                      href: pageLink(request, itemPath('replay', name)),
+                      title: request.state.renderer.text(replay.fields.title),
+                  },
+              ]
+            : []
     }),
 })

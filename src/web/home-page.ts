@@ -1,17 +1,36 @@
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import { itemImage } from './item-cards.js'
 import { renderMarkdown, summary } from './markdown.js'
-import { absoluteLink, canonicalLink, layoutData, pageLink, resourceLink, type PageRequest } from './page-frame.js'
+import {
+    absoluteLink,
+    canonicalLink,
+    layoutData,
+    pageLink,
+    resourceLink,
+    type PageRequest,
+} from './page-frame.js'
 import { shareBlock } from './share-block.js'
 import { renderTemplate } from './templates.js'
 import { format, typeTitle } from './ui-text.js'
 
 /** The app's own order of its home buttons, used when server.yaml lists none. */
-const appOrder: readonly ContentType[] = ['post', 'playlist', 'level', 'replay', 'skin', 'background', 'effect', 'particle', 'engine']
+const appOrder: readonly ContentType[] = [
+    'post',
+    'playlist',
+    'level',
+    'replay',
+    'skin',
+    'background',
+    'effect',
+    'particle',
+    'engine',
+]
 
 /** The types the home page offers, in the order of the app's buttons. */
 const homeTypes = (request: PageRequest): ContentType[] => {
-    const declared = request.catalog.settings.buttons?.map((button) => button.type).filter((type): type is ContentType => (contentTypes as readonly string[]).includes(type))
+    const declared = request.catalog.settings.buttons
+        ?.map((button) => button.type)
+        .filter((type): type is ContentType => (contentTypes as readonly string[]).includes(type))
     return (declared ?? appOrder).filter((type) => request.catalog.listed[type].length > 0)
 }
 
@@ -25,14 +44,24 @@ export const homePage = async (request: PageRequest) => {
         const listed = catalog.listed[type]
         return {
             href: pageLink(request, `/${type}s/list`),
-            title: state.renderer.optionalText(settings.types[type].title) ?? typeTitle(type, request.page.locale),
+            title:
+                state.renderer.optionalText(settings.types[type].title) ??
+                typeTitle(type, request.page.locale),
             count: format(t.items, listed.length),
             image: itemImage(catalog, request, listed[0]!),
         }
     })
     return renderTemplate('home', {
         ...layoutData(request, '/', {}),
-        frame: { lang: request.page.locale, title, description: summary(description), canonical: canonicalLink(request, '/'), image: absoluteLink(request, resourceLink(request, banner)), ogType: 'website', noIndex: false },
+        frame: {
+            lang: request.page.locale,
+            title,
+            description: summary(description),
+            canonical: canonicalLink(request, '/'),
+            image: absoluteLink(request, resourceLink(request, banner)),
+            ogType: 'website',
+            noIndex: false,
+        },
         title,
         description: renderMarkdown(description),
         banner: resourceLink(request, banner),

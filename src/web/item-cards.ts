@@ -17,11 +17,18 @@ export type ItemCard = {
     image?: string
 }
 
-export const itemPath = (type: ContentType, name: string) => `/${contentTypeInfos[type].plural}/${encodeURIComponent(name)}`
+export const itemPath = (type: ContentType, name: string) =>
+    `/${contentTypeInfos[type].plural}/${encodeURIComponent(name)}`
 
 /** The picture of an item: a level's cover, a thumbnail, or a replay's level's cover. */
-export const itemImage = (catalog: Catalog, request: PageRequest, item: CatalogItem): ReturnType<typeof resourceLink> => {
-    const rendered = request.state.renderer.item(item as CatalogItem & { type: ContentType }) as AnyItem
+export const itemImage = (
+    catalog: Catalog,
+    request: PageRequest,
+    item: CatalogItem,
+): ReturnType<typeof resourceLink> => {
+    const rendered = request.state.renderer.item(
+        item as CatalogItem & { type: ContentType },
+    ) as AnyItem
     if ('cover' in rendered) return resourceLink(request, rendered.cover)
     if ('thumbnail' in rendered) return resourceLink(request, rendered.thumbnail)
     const level = item.type === 'replay' ? catalog.reference(item, 'level') : null
@@ -29,15 +36,24 @@ export const itemImage = (catalog: Catalog, request: PageRequest, item: CatalogI
 }
 
 export const itemCard = (request: PageRequest, item: CatalogItem): ItemCard => {
-    const rendered = request.state.renderer.item(item as CatalogItem & { type: ContentType }) as AnyItem
+    const rendered = request.state.renderer.item(
+        item as CatalogItem & { type: ContentType },
+    ) as AnyItem
     return {
         href: pageLink(request, itemPath(item.type, item.name)),
         type: item.type,
         title: rendered.title,
-        subtitle: 'artists' in rendered ? rendered.artists : 'subtitle' in rendered ? rendered.subtitle : '',
+        subtitle:
+            'artists' in rendered
+                ? rendered.artists
+                : 'subtitle' in rendered
+                  ? rendered.subtitle
+                  : '',
         author: rendered.author,
         rating: 'rating' in rendered ? format(request.t.rating, rendered.rating) : undefined,
-        tags: rendered.tags.map((tag) => (tag.title ? readableText(tag.title) : (tag.icon ?? ''))).filter((tag) => tag !== ''),
+        tags: rendered.tags
+            .map((tag) => (tag.title ? readableText(tag.title) : (tag.icon ?? '')))
+            .filter((tag) => tag !== ''),
         image: itemImage(request.catalog, request, item),
     }
 }

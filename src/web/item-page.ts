@@ -7,7 +7,15 @@ import { recordView } from './community-pages.js'
 import { commentView } from './comment-view.js'
 import { itemCard, itemPath } from './item-cards.js'
 import { renderMarkdown, summary } from './markdown.js'
-import { absoluteLink, canonicalLink, timeView, layoutData, pageLink, resourceLink, type PageRequest } from './page-frame.js'
+import {
+    absoluteLink,
+    canonicalLink,
+    timeView,
+    layoutData,
+    pageLink,
+    resourceLink,
+    type PageRequest,
+} from './page-frame.js'
 import { shareBlock } from './share-block.js'
 import { renderTemplate } from './templates.js'
 import { format, readableText, typeTitle } from './ui-text.js'
@@ -31,7 +39,9 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
         title: state.renderer.text(leaderboard.title),
         description: state.renderer.optionalText(leaderboard.description),
         href: pageLink(request, `${path}/leaderboards/${encodeURIComponent(leaderboard.name)}`),
-        records: leaderboard.records.slice(0, topCount).map((record) => recordView(request, record)),
+        records: leaderboard.records
+            .slice(0, topCount)
+            .map((record) => recordView(request, record)),
         more: leaderboard.records.length > topCount,
     }))
     return renderTemplate(item.type === 'post' ? 'post' : 'item', {
@@ -39,17 +49,24 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
         frame: {
             lang: request.page.locale,
             title: card.title,
-            description: summary(description || [card.subtitle, card.author].filter(Boolean).join(' · ')),
+            description: summary(
+                description || [card.subtitle, card.author].filter(Boolean).join(' · '),
+            ),
             canonical: canonicalLink(request, path),
             image: absoluteLink(request, image),
             ogType: item.type === 'post' ? 'article' : 'website',
             noIndex: item.fields.unlisted || item.fields.draft,
         },
         card,
-        typeTitle: state.renderer.optionalText(catalog.settings.types[item.type].title) ?? typeTitle(item.type, request.page.locale),
+        typeTitle:
+            state.renderer.optionalText(catalog.settings.types[item.type].title) ??
+            typeTitle(item.type, request.page.locale),
         typeHref: pageLink(request, `/${contentTypeInfos[item.type].plural}/list`),
         image,
-        notices: [item.fields.unlisted ? t.unlisted : undefined, item.fields.draft ? t.draft : undefined].filter(Boolean),
+        notices: [
+            item.fields.unlisted ? t.unlisted : undefined,
+            item.fields.draft ? t.draft : undefined,
+        ].filter(Boolean),
         time: item.fields.time === undefined ? undefined : timeView(request, item.fields.time),
         description: description ? renderMarkdown(description) : '',
         audio: audioOf(request, rendered),
@@ -57,14 +74,24 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
         references: referencesOf(request, item),
         comments: hasCommunity(catalog, item, writable)
             ? {
-                  top: item.comments.slice(0, topCount).map((comment) => commentView(request, comment)),
-                  all: item.comments.length > topCount ? { href: pageLink(request, `${path}/community/comments/list`), text: format(t.allComments, item.comments.length) } : undefined,
+                  top: item.comments
+                      .slice(0, topCount)
+                      .map((comment) => commentView(request, comment)),
+                  all:
+                      item.comments.length > topCount
+                          ? {
+                                href: pageLink(request, `${path}/community/comments/list`),
+                                text: format(t.allComments, item.comments.length),
+                            }
+                          : undefined,
               }
             : undefined,
         leaderboards,
         sections: detailSections(state, item).map((section) => ({
             title: sectionTitle(request, section.title),
-            items: section.items.map((sectionItem) => itemCard(request, catalog.get(section.itemType as ContentType, sectionItem.name)!)),
+            items: section.items.map((sectionItem) =>
+                itemCard(request, catalog.get(section.itemType as ContentType, sectionItem.name)!),
+            ),
         })),
         share: await shareBlock(request, path),
     })
@@ -82,11 +109,19 @@ const audioOf = (request: PageRequest, rendered: AnyItem) => {
 /** The items this one names (a level's engine and skin…, a replay's level, a playlist's levels), as links. */
 const referencesOf = (request: PageRequest, item: CatalogItem) =>
     contentTypeInfos[item.type].references.map(({ field, target, shape }) => {
-        const targets = shape === 'many' ? request.catalog.references(item, field) : [request.catalog.reference(item, field)]
+        const targets =
+            shape === 'many'
+                ? request.catalog.references(item, field)
+                : [request.catalog.reference(item, field)]
         return {
-            title: shape === 'many' ? typeTitle(target, request.page.locale) : readableText(`#${target.toUpperCase()}`),
+            title:
+                shape === 'many'
+                    ? typeTitle(target, request.page.locale)
+                    : readableText(`#${target.toUpperCase()}`),
             many: shape === 'many',
-            items: targets.map((referenced) => (referenced ? itemCard(request, referenced) : undefined)),
+            items: targets.map((referenced) =>
+                referenced ? itemCard(request, referenced) : undefined,
+            ),
         }
     })
 

@@ -15,22 +15,49 @@ export const listPage = (request: PageRequest, type: ContentType) => {
     const { catalog, state } = request
     const settings = catalog.settings.types[type]
     const keywords = (state.query.get('keywords') ?? '').slice(0, 200)
-    const query = readItemQuery(settings, { get: (key) => (key === 'type' ? (keywords ? 'quick' : undefined) : key === 'keywords' ? keywords : undefined) })
+    const query = readItemQuery(settings, {
+        get: (key) =>
+            key === 'type'
+                ? keywords
+                    ? 'quick'
+                    : undefined
+                : key === 'keywords'
+                  ? keywords
+                  : undefined,
+    })
     const items = selectItems(catalog, type, query, state.configurationFilters(type))
     const page = paginate(items, pageSizes.items, state.query, settings.paging, (item) => item.name)
     const path = `/${type}s/list`
     const pageNumber = Number(state.query.get('page') ?? 0)
-    const title = state.renderer.optionalText(settings.title) ?? typeTitle(type, request.page.locale)
-    const params = { keywords: keywords || undefined, page: pageNumber || undefined, cursor: state.query.get('cursor') }
+    const title =
+        state.renderer.optionalText(settings.title) ?? typeTitle(type, request.page.locale)
+    const params = {
+        keywords: keywords || undefined,
+        page: pageNumber || undefined,
+        cursor: state.query.get('cursor'),
+    }
     return renderTemplate('list', {
         ...layoutData(request, path, params),
-        frame: { lang: request.page.locale, title, canonical: canonicalLink(request, path, params), ogType: 'website', noIndex: keywords !== '' },
+        frame: {
+            lang: request.page.locale,
+            title,
+            canonical: canonicalLink(request, path, params),
+            ogType: 'website',
+            noIndex: keywords !== '',
+        },
         title,
         keywords,
         searchable: state.searchable,
         searchAction: pageLink(request, path),
         lang: request.page.explicit ? request.page.locale : undefined,
         items: page.items.map((item) => itemCard(request, item)),
-        pager: pager(request, path, { keywords: keywords || undefined }, page, pageNumber, state.query.get('cursor') !== undefined),
+        pager: pager(
+            request,
+            path,
+            { keywords: keywords || undefined },
+            page,
+            pageNumber,
+            state.query.get('cursor') !== undefined,
+        ),
     })
 }

@@ -18,7 +18,11 @@ export class LivePreview {
 
     /** Starts the event stream of one page on its response, whose other headers are set. */
     open(response: ServerResponse) {
-        response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' })
+        response.writeHead(200, {
+            'Content-Type': 'text/event-stream',
+            'Cache-Control': 'no-store',
+            'X-Accel-Buffering': 'no',
+        })
         // The browser connects again after this many milliseconds when the server restarts.
         response.write('retry: 1000\n\n')
         this.streams.add(response)

@@ -1,19 +1,31 @@
 import type { Catalog } from '../catalog/catalog.js'
 
 /** The language a page is shown in, and whether it came from the browser (so the answer varies by it). */
-export type PageLocale = { locale: string; explicit: boolean; negotiated: boolean; available: string[] }
+export type PageLocale = {
+    locale: string
+    explicit: boolean
+    negotiated: boolean
+    available: string[]
+}
 
 /**
  * The app's order: the locale asked for (`?lang=`), else the browser's `Accept-Language`, else
  * the content's `fallbackLocale`. Only locales some text is written in count: any other one reads
  * like the fallback.
  */
-export const chooseLocale = (catalog: Catalog, lang: string | undefined, acceptLanguage: string | undefined): PageLocale => {
+export const chooseLocale = (
+    catalog: Catalog,
+    lang: string | undefined,
+    acceptLanguage: string | undefined,
+): PageLocale => {
     const fallback = catalog.settings.fallbackLocale
     const available = [...new Set([fallback, ...catalog.locales])].sort()
-    if (lang && available.includes(lang)) return { locale: lang, explicit: true, negotiated: false, available }
+    if (lang && available.includes(lang))
+        return { locale: lang, explicit: true, negotiated: false, available }
     const several = available.length > 1
-    const accepted = several ? acceptedLocales(acceptLanguage).find((locale) => available.includes(locale)) : undefined
+    const accepted = several
+        ? acceptedLocales(acceptLanguage).find((locale) => available.includes(locale))
+        : undefined
     return { locale: accepted ?? fallback, explicit: false, negotiated: several, available }
 }
 
@@ -29,7 +41,9 @@ const acceptedLocales = (header: string | undefined): string[] =>
         .split(',')
         .map((part) => {
             const [tag = '', ...params] = part.trim().split(';')
-            const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined)
+            const q = params
+                .map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1])
+                .find((value) => value !== undefined)
             return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q) }
         })
         .filter(({ tag, q }) => tag && tag !== '*' && q > 0)

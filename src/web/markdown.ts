@@ -7,7 +7,9 @@ import MarkdownIt from 'markdown-it'
  */
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true })
 
-const defaultLinkOpen = markdown.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options))
+const defaultLinkOpen =
+    markdown.renderer.rules.link_open ??
+    ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options))
 markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
     // Links written by players earn them nothing from search engines, and open no door back to this page.
     tokens[index]!.attrSet('rel', 'nofollow ugc noopener noreferrer')

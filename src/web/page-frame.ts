@@ -35,13 +35,19 @@ export type Frame = {
 }
 
 /** The path of the pages below the host: --address's path without its trailing slash, else nothing. */
-export const basePathOf = (address: string | undefined) => (address ? new URL(address).pathname.replace(/\/+$/, '') : '')
+export const basePathOf = (address: string | undefined) =>
+    address ? new URL(address).pathname.replace(/\/+$/, '') : ''
 
 /** A path below the pages' base, keeping the language the visitor chose. */
-export const pageLink = (request: PageRequest, path: string, params: Record<string, string | number | undefined> = {}) => {
+export const pageLink = (
+    request: PageRequest,
+    path: string,
+    params: Record<string, string | number | undefined> = {},
+) => {
     const query = new URLSearchParams()
     if (request.page.explicit) query.set('lang', request.page.locale)
-    for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') query.set(key, String(value))
+    for (const [key, value] of Object.entries(params))
+        if (value !== undefined && value !== '') query.set(key, String(value))
     const search = query.toString()
     return `${request.basePath}${path}${search ? `?${search}` : ''}`
 }
@@ -60,11 +66,18 @@ export const absoluteLink = (request: PageRequest, link: string | undefined) => 
 }
 
 /** The canonical address of a page: the public address, without the language unless chosen. */
-export const canonicalLink = (request: PageRequest, path: string, params: Record<string, string | number | undefined> = {}) =>
-    `${request.source}${pageLink(request, path, params).slice(request.basePath.length)}`
+export const canonicalLink = (
+    request: PageRequest,
+    path: string,
+    params: Record<string, string | number | undefined> = {},
+) => `${request.source}${pageLink(request, path, params).slice(request.basePath.length)}`
 
 /** Everything the layout needs besides the frame: languages, banner, assets. */
-export const layoutData = (request: PageRequest, path: string, params: Record<string, string | number | undefined>) => {
+export const layoutData = (
+    request: PageRequest,
+    path: string,
+    params: Record<string, string | number | undefined>,
+) => {
     const { page, t, catalog } = request
     const problems = catalog.problems.length
     return {
@@ -81,23 +94,40 @@ export const layoutData = (request: PageRequest, path: string, params: Record<st
                       current: locale === page.locale,
                   }))
                 : [],
-        problemsBanner: request.live && problems > 0 ? { text: problems === 1 ? t.problemBanner : format(t.problemsBanner, problems), href: request.live.problems } : undefined,
+        problemsBanner:
+            request.live && problems > 0
+                ? {
+                      text: problems === 1 ? t.problemBanner : format(t.problemsBanner, problems),
+                      href: request.live.problems,
+                  }
+                : undefined,
         live: request.live?.events,
     }
 }
 
 const definedParams = (params: Record<string, string | number | undefined>) =>
-    Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== '').map(([key, value]) => [key, String(value)]))
+    Object.fromEntries(
+        Object.entries(params)
+            .filter(([, value]) => value !== undefined && value !== '')
+            .map(([key, value]) => [key, String(value)]),
+    )
 
 /** Makes a page's request context from the state the HTTP edge built for the locale chosen. */
-export const pageRequest = (fields: Omit<PageRequest, 't'>): PageRequest => ({ ...fields, t: uiText(fields.page.locale) })
+export const pageRequest = (fields: Omit<PageRequest, 't'>): PageRequest => ({
+    ...fields,
+    t: uiText(fields.page.locale),
+})
 
 /** A moment as a date in the page's language, with its machine-readable form. */
 export const timeView = (request: PageRequest, time: number) => {
     const date = new Date(time)
     let text: string
     try {
-        text = date.toLocaleDateString(request.page.locale, { year: 'numeric', month: 'long', day: 'numeric' })
+        text = date.toLocaleDateString(request.page.locale, {
+            year: 'numeric',
+            month: 'long',
+            day: 'numeric',
+        })
     } catch {
         text = date.toISOString().slice(0, 10)
     }

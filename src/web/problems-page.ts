@@ -7,12 +7,21 @@ export const problemsPage = (request: PageRequest, path: string, allowed: boolea
     const { t, catalog } = request
     return renderTemplate('problems', {
         ...layoutData(request, path, {}),
-        frame: { lang: request.page.locale, title: t.problems, canonical: `${request.source}${path}`, ogType: 'website', noIndex: true },
+        frame: {
+            lang: request.page.locale,
+            title: t.problems,
+            canonical: `${request.source}${path}`,
+            ogType: 'website',
+            noIndex: true,
+        },
         allowed,
         problems: allowed
             ? catalog.problems.map((problem) => ({
                   ...problem,
-                  position: problem.line === undefined ? '' : `${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`,
+                  position:
+                      problem.line === undefined
+                          ? ''
+                          : `${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`,
                   text: formatProblem(problem),
               }))
             : [],
@@ -23,6 +32,12 @@ export const problemsPage = (request: PageRequest, path: string, allowed: boolea
 export const notFoundPage = (request: PageRequest, path: string, message?: string) =>
     renderTemplate('not-found', {
         ...layoutData(request, path, {}),
-        frame: { lang: request.page.locale, title: request.t.notFound, canonical: `${request.source}${path}`, ogType: 'website', noIndex: true },
+        frame: {
+            lang: request.page.locale,
+            title: request.t.notFound,
+            canonical: `${request.source}${path}`,
+            ogType: 'website',
+            noIndex: true,
+        },
         message: message ?? request.t.notFoundMessage,
     })

@@ -6,7 +6,8 @@ import { lanAddresses } from '../auth/addresses.js'
  * public address without its scheme (its path included). It opens the app at that page, or
  * offers to install it.
  */
-export const openInSonolusUrl = (publicAddress: string, path: string) => `https://open.sonolus.com/${publicAddress.replace(/^[a-z]+:\/\//i, '')}${path}`
+export const openInSonolusUrl = (publicAddress: string, path: string) =>
+    `https://open.sonolus.com/${publicAddress.replace(/^[a-z]+:\/\//i, '')}${path}`
 
 /**
  * The address a phone reaches this server at: --address, else the address the page was asked at,
@@ -23,14 +24,22 @@ export const phoneAddress = (configured: string | undefined, origin: string) => 
     }
     if (!isLoopbackHost(requested.hostname)) return requested.origin
     const lan = lanAddresses()[0]
-    return lan ? `${requested.protocol}//${lan}${requested.port ? `:${requested.port}` : ''}` : requested.origin
+    return lan
+        ? `${requested.protocol}//${lan}${requested.port ? `:${requested.port}` : ''}`
+        : requested.origin
 }
 
-const isLoopbackHost = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname)
+const isLoopbackHost = (hostname: string) =>
+    hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname)
 
 /** A QR code of a link as an SVG element, drawn with paths only (no style, no script). */
 export const qrSvg = async (link: string) => {
-    const svg = await QRCode.toString(link, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } })
+    const svg = await QRCode.toString(link, {
+        type: 'svg',
+        margin: 2,
+        errorCorrectionLevel: 'M',
+        color: { dark: '#000000', light: '#ffffff' },
+    })
     return svg.replace('<svg ', '<svg role="img" aria-label="QR code" class="qr" ')
 }
 

@@ -9,6 +9,11 @@ export const webFolder = fileURLToPath(new URL('../../web/', import.meta.url))
  * quoted in the templates); `<%~ %>` is kept for HTML the pages made themselves (rendered
  * Markdown, QR codes, included templates).
  */
-const eta = new Eta({ views: `${webFolder}templates`, autoEscape: true, autoTrim: [false, 'nl'], cache: true })
+const eta = new Eta({
+    views: `${webFolder}templates`,
+    autoEscape: true,
+    autoTrim: [false, 'nl'],
+    cache: true,
+})
 
 export const renderTemplate = (name: string, data: object) => eta.render(`./${name}`, data)

@@ -37,9 +37,11 @@ const english = {
     problemsBanner: 'The content has {0} problems.',
     seeProblems: 'See them',
     noProblems: 'No problems: every file reads cleanly.',
-    problemsOwnerOnly: 'The problems of the content are shown only to the owner (requests from this machine).',
+    problemsOwnerOnly:
+        'The problems of the content are shown only to the owner (requests from this machine).',
     notFound: 'Not found',
-    notFoundMessage: 'There is nothing at this address. It may have been renamed, deleted or kept as a draft.',
+    notFoundMessage:
+        'There is nothing at this address. It may have been renamed, deleted or kept as a draft.',
     language: 'Language',
     items: '{0} items',
     defaultOf: "the engine's own",
@@ -87,7 +89,8 @@ const japanese: UiText = {
     noProblems: '問題はありません。すべてのファイルを正しく読めました。',
     problemsOwnerOnly: 'コンテンツの問題はオーナー（このマシンからのアクセス）にだけ表示されます。',
     notFound: '見つかりません',
-    notFoundMessage: 'このアドレスには何もありません。名前が変わったか、削除されたか、下書きの可能性があります。',
+    notFoundMessage:
+        'このアドレスには何もありません。名前が変わったか、削除されたか、下書きの可能性があります。',
     language: '言語',
     items: '{0} 件',
     defaultOf: 'エンジン既定',
@@ -101,18 +104,45 @@ const dictionaries: Record<string, UiText> = { en: english, ja: japanese }
 export const uiText = (locale: string): UiText => dictionaries[locale] ?? english
 
 /** `{0}` and `{1}` in a UI text, filled in. */
-export const format = (text: string, ...values: (string | number)[]) => text.replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ''))
+export const format = (text: string, ...values: (string | number)[]) =>
+    text.replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ''))
 
 /** `#SAME_AUTHOR` → "Same Author": the app's text keys, in the words of their names in @sonolus/core. */
-const textKeyNames = new Map<string, string>(Object.entries(Text).map(([name, key]) => [key, name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')]))
+const textKeyNames = new Map<string, string>(
+    Object.entries(Text).map(([name, key]) => [key, name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')]),
+)
 
 /** A protocol text as a person reads it: a text key of the app in words, any other text as it is. */
-export const readableText = (text: string) => (text.startsWith('#') ? (textKeyNames.get(text) ?? text.slice(1).replace(/_/g, ' ').toLowerCase()) : text)
+export const readableText = (text: string) =>
+    text.startsWith('#')
+        ? (textKeyNames.get(text) ?? text.slice(1).replace(/_/g, ' ').toLowerCase())
+        : text
 
 const typeNames: Record<string, Record<ContentType, string>> = {
-    en: { post: 'Posts', playlist: 'Playlists', level: 'Levels', skin: 'Skins', background: 'Backgrounds', effect: 'Effects', particle: 'Particles', engine: 'Engines', replay: 'Replays' },
-    ja: { post: '投稿', playlist: 'プレイリスト', level: 'レベル', skin: 'スキン', background: '背景', effect: '効果音', particle: 'パーティクル', engine: 'エンジン', replay: 'リプレイ' },
+    en: {
+        post: 'Posts',
+        playlist: 'Playlists',
+        level: 'Levels',
+        skin: 'Skins',
+        background: 'Backgrounds',
+        effect: 'Effects',
+        particle: 'Particles',
+        engine: 'Engines',
+        replay: 'Replays',
+    },
+    ja: {
+        post: '投稿',
+        playlist: 'プレイリスト',
+        level: 'レベル',
+        skin: 'スキン',
+        background: '背景',
+        effect: '効果音',
+        particle: 'パーティクル',
+        engine: 'エンジン',
+        replay: 'リプレイ',
+    },
 }
 
 /** A type's name, for its list and its tile when server.yaml gives it no title. */
-export const typeTitle = (type: ContentType, locale: string) => (typeNames[locale] ?? typeNames.en!)[type]
+export const typeTitle = (type: ContentType, locale: string) =>
+    (typeNames[locale] ?? typeNames.en!)[type]

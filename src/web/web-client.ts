@@ -16,11 +16,23 @@ export const webClient = (folder: string, isOwnPath: (path: string) => boolean) 
         ctx.status = 200
         ctx.respond = false
         await new Promise<void>((done, fail) => {
-            send(ctx.req, file ? ctx.path : '/index.html', { root, index: false, dotfiles: 'deny', maxAge: file ? 3_600_000 : 0 })
+            send(ctx.req, file ? ctx.path : '/index.html', {
+                root,
+                index: false,
+                dotfiles: 'deny',
+                maxAge: file ? 3_600_000 : 0,
+            })
                 .on('error', (error: Error & { status?: number }) => {
                     ctx.res.statusCode = error.status ?? 500
                     ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
-                    ctx.res.end(JSON.stringify({ message: error.status === 404 ? `the web client in ${root} has no index.html` : 'cannot read the web client' }))
+                    ctx.res.end(
+                        JSON.stringify({
+                            message:
+                                error.status === 404
+                                    ? `the web client in ${root} has no index.html`
+                                    : 'cannot read the web client',
+                        }),
+                    )
                     done()
                 })
                 .on('end', done)
@@ -47,5 +59,8 @@ const existingFile = async (root: string, path: string) => {
 /** A web client folder must hold the client's `index.html`: a mistyped folder would serve nothing but 404s. */
 export const checkWebClient = async (folder: string) => {
     const index = await stat(join(resolve(folder), 'index.html')).catch(() => undefined)
-    if (!index?.isFile()) throw new Error(`--web-client folder "${folder}" has no index.html (resolved to ${resolve(folder)}): give the folder of a built web client`)
+    if (!index?.isFile())
+        throw new Error(
+            `--web-client folder "${folder}" has no index.html (resolved to ${resolve(folder)}): give the folder of a built web client`,
+        )
 }

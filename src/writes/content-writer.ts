@@ -28,7 +28,9 @@ export const itemLocation = (item: ItemRecord) => {
 /** Paths of every file below a folder, relative to the content root. */
 const filesUnder = async (root: string, folder: string): Promise<string[]> => {
     const entries = await readdir(join(root, folder), { withFileTypes: true, recursive: true })
-    return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
 }
 
 /** A change of one file: new bytes, or its removal (`bytes` undefined); `required` refuses the removal of a file already gone. */
@@ -116,13 +118,19 @@ export class ContentWriter {
             const staging = this.inside(typeFolder, asideName(name, 'tmp'))
             await mkdir(staging, { recursive: true })
             try {
-                for (const [fileName, bytes] of Object.entries(files)) await writeFile(join(staging, this.checked(fileName)), bytes, { flush: true })
+                for (const [fileName, bytes] of Object.entries(files))
+                    await writeFile(join(staging, this.checked(fileName)), bytes, { flush: true })
                 await rename(staging, folder)
             } catch (error) {
                 await rm(staging, { recursive: true, force: true })
                 throw error
             }
-            this.record(Object.entries(files).map(([fileName, bytes]) => ({ path: `${unit}/${fileName}`, bytes })))
+            this.record(
+                Object.entries(files).map(([fileName, bytes]) => ({
+                    path: `${unit}/${fileName}`,
+                    bytes,
+                })),
+            )
             await this.updates.applyWritten([unit, ...(await filesUnder(this.root, unit))])
             return unit
         })
@@ -136,7 +144,8 @@ export class ContentWriter {
         const units = [...new Set(changes.map(({ path }) => unitKeyOfPath(path)))]
         await this.run(units, async () => {
             for (const unit of units) this.requireItem(unit)
-            for (const unit of units) this.requireReallyInside(this.inside(...unit.split('/')), unit)
+            for (const unit of units)
+                this.requireReallyInside(this.inside(...unit.split('/')), unit)
             const changed: string[] = []
             for (const { path, bytes, required } of changes) {
                 const absolute = this.inside(...path.split('/'))
@@ -181,13 +190,17 @@ export class ContentWriter {
 
     /** An item another write removed while this one waited is not found, as it would be had it come later. */
     private requireItem(unit: string) {
-        if (!lstatSync(this.inside(...unit.split('/')), { throwIfNoEntry: false })) throw new Refusal('not-found', `${unit} is gone: it was deleted`)
+        if (!lstatSync(this.inside(...unit.split('/')), { throwIfNoEntry: false }))
+            throw new Refusal('not-found', `${unit} is gone: it was deleted`)
     }
 
     /** A folder (or file) written into must not be a link, or below one, that leads outside the content folder. */
     private requireReallyInside(folder: string, what: string) {
         if (!`${realpathSync.native(folder)}${sep}`.startsWith(`${this.realRoot}${sep}`)) {
-            throw new Refusal('forbidden', `${what} leads outside the content folder through a symbolic link: Shelf does not write there`)
+            throw new Refusal(
+                'forbidden',
+                `${what} leads outside the content folder through a symbolic link: Shelf does not write there`,
+            )
         }
     }
 
@@ -200,7 +213,8 @@ export class ContentWriter {
     private inside(...segments: string[]) {
         for (const segment of segments) this.checked(segment)
         const path = resolve(this.root, ...segments)
-        if (!path.startsWith(`${resolve(this.root)}${sep}`)) throw new Error(`"${segments.join('/')}" is outside the content folder`)
+        if (!path.startsWith(`${resolve(this.root)}${sep}`))
+            throw new Error(`"${segments.join('/')}" is outside the content folder`)
         return path
     }
 }

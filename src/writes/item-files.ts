@@ -40,11 +40,22 @@ export const resourceFileName = ({ role, kind }: ResourceRole, bytes: Buffer): s
         if (isGzip(bytes)) return role
         if (kind === 'json' && isJson(bytes)) return `${role}.json`
         if (kind === 'binary') return `${role}.bin`
-        throw new Refusal('invalid', `the file for "${role}" is neither JSON nor gzip-compressed JSON`)
+        throw new Refusal(
+            'invalid',
+            `the file for "${role}" is neither JSON nor gzip-compressed JSON`,
+        )
     }
     const extension = extensionOfType[contentTypeOfBytes(bytes)]
-    const expected = { image: ['png', 'jpg', 'webp'], audio: ['mp3', 'ogg', 'wav', 'flac'], archive: ['zip'] }[kind]
-    if (!extension || !expected.includes(extension)) throw new Refusal('invalid', `the file for "${role}" must be ${kind === 'archive' ? 'a zip' : `${kind === 'image' ? 'an image' : 'audio'} (${expected.join(', ')})`}`)
+    const expected = {
+        image: ['png', 'jpg', 'webp'],
+        audio: ['mp3', 'ogg', 'wav', 'flac'],
+        archive: ['zip'],
+    }[kind]
+    if (!extension || !expected.includes(extension))
+        throw new Refusal(
+            'invalid',
+            `the file for "${role}" must be ${kind === 'archive' ? 'a zip' : `${kind === 'image' ? 'an image' : 'audio'} (${expected.join(', ')})`}`,
+        )
     return `${role}.${extension}`
 }
 

@@ -44,10 +44,18 @@ export class UploadKeys<Result> {
         this.forgetExpired(now)
         const own = this.byUser.get(upload.userId) ?? []
         if (own.length >= maxPendingPerUser) {
-            throw new Refusal('too-many', `you have ${own.length} uploads waiting for their files: finish or abandon some (they expire) first`, Math.ceil((own[0]!.expiresAt - now) / 1000))
+            throw new Refusal(
+                'too-many',
+                `you have ${own.length} uploads waiting for their files: finish or abandon some (they expire) first`,
+                Math.ceil((own[0]!.expiresAt - now) / 1000),
+            )
         }
         if (this.pending.size >= this.capacity) this.forget(this.oldestOfLargestHolder())
-        const waiting = { ...upload, key: randomBytes(16).toString('base64url'), expiresAt: now + this.lifetimeMs }
+        const waiting = {
+            ...upload,
+            key: randomBytes(16).toString('base64url'),
+            expiresAt: now + this.lifetimeMs,
+        }
         this.pending.set(waiting.key, waiting)
         this.byUser.set(upload.userId, [...own, waiting])
         return waiting.key
@@ -57,9 +65,18 @@ export class UploadKeys<Result> {
     take(key: string, userId: string, endpoint: string, now = Date.now()): PendingUpload<Result> {
         this.forgetExpired(now)
         const upload = this.pending.get(key)
-        if (!upload) throw new Refusal('unauthorized', 'the upload key is unknown, expired or already used: submit again')
-        if (upload.userId !== userId) throw new Refusal('unauthorized', 'the upload key belongs to another user')
-        if (upload.endpoint !== endpoint) throw new Refusal('unauthorized', `the upload key is for ${upload.endpoint}, not ${endpoint}`)
+        if (!upload)
+            throw new Refusal(
+                'unauthorized',
+                'the upload key is unknown, expired or already used: submit again',
+            )
+        if (upload.userId !== userId)
+            throw new Refusal('unauthorized', 'the upload key belongs to another user')
+        if (upload.endpoint !== endpoint)
+            throw new Refusal(
+                'unauthorized',
+                `the upload key is for ${upload.endpoint}, not ${endpoint}`,
+            )
         this.forget(upload)
         return upload
     }

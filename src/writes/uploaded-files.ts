@@ -16,7 +16,12 @@ export type UploadLimits = {
     uploadFolder: string
 }
 
-type FormidableFile = { filepath: string; hash?: string | null; size: number; originalFilename: string | null }
+type FormidableFile = {
+    filepath: string
+    hash?: string | null
+    size: number
+    originalFilename: string | null
+}
 
 /** formidable's codes for a file or a total over the limit, and for too many files. */
 const tooLarge = new Set([1009, 1016])
@@ -58,9 +63,20 @@ const limitedBody = (request: IncomingMessage, maxBytes: number) => {
  * through temporary files in a folder of their own in the state folder (not memory, not /tmp),
  * removed with it before returning, whatever happened.
  */
-export const readUploadedFiles = async (ctx: Context, expected: readonly string[], limits: UploadLimits): Promise<UploadedFiles> => {
-    if (!ctx.is('multipart/form-data')) throw new Refusal('invalid', `an upload must be multipart/form-data with its files in the field "files", got ${ctx.get('Content-Type') || 'no Content-Type'}`)
-    const maxBodyBytes = limits.fileBytes * expected.length + maxFieldsBytes + partOverheadBytes * (expected.length + 1)
+export const readUploadedFiles = async (
+    ctx: Context,
+    expected: readonly string[],
+    limits: UploadLimits,
+): Promise<UploadedFiles> => {
+    if (!ctx.is('multipart/form-data'))
+        throw new Refusal(
+            'invalid',
+            `an upload must be multipart/form-data with its files in the field "files", got ${ctx.get('Content-Type') || 'no Content-Type'}`,
+        )
+    const maxBodyBytes =
+        limits.fileBytes * expected.length +
+        maxFieldsBytes +
+        partOverheadBytes * (expected.length + 1)
     const declared = Number(ctx.get('Content-Length') || 0)
     if (declared > maxBodyBytes) throw new Refusal('too-large', bodyTooLarge(maxBodyBytes))
     const folder = join(limits.uploadFolder, randomBytes(8).toString('hex'))
@@ -88,20 +104,35 @@ export const readUploadedFiles = async (ctx: Context, expected: readonly string[
     try {
         ctx.req = limitedBody(request, maxBodyBytes)
         await parse(ctx, async () => {})
-        const files = (ctx.request as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ?? {}
+        const files =
+            (ctx.request as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ??
+            {}
         const parts = Object.values(files).flat()
         const others = Object.keys(files).filter((field) => field !== 'files')
-        if (others.length) throw new Refusal('invalid', `files go in the field "files", not ${others.map((field) => `"${field}"`).join(', ')}`)
+        if (others.length)
+            throw new Refusal(
+                'invalid',
+                `files go in the field "files", not ${others.map((field) => `"${field}"`).join(', ')}`,
+            )
         const received = new Map<string, Buffer>()
         for (const part of parts) {
             const hash = part.hash ?? ''
-            if (!expected.includes(hash)) throw new Refusal('invalid', `a file with SHA-1 ${hash} was not asked for (expected ${expected.join(', ')})`)
+            if (!expected.includes(hash))
+                throw new Refusal(
+                    'invalid',
+                    `a file with SHA-1 ${hash} was not asked for (expected ${expected.join(', ')})`,
+                )
             const maxBytes = limits.maxBytesOf(hash)
-            if (part.size > maxBytes) throw new Refusal('too-large', `the file ${hash} is ${part.size} bytes; its option takes at most ${maxBytes}`)
+            if (part.size > maxBytes)
+                throw new Refusal(
+                    'too-large',
+                    `the file ${hash} is ${part.size} bytes; its option takes at most ${maxBytes}`,
+                )
             received.set(hash, await readFile(part.filepath))
         }
         const missing = expected.filter((hash) => !received.has(hash))
-        if (missing.length) throw new Refusal('invalid', `files missing from the upload: ${missing.join(', ')}`)
+        if (missing.length)
+            throw new Refusal('invalid', `files missing from the upload: ${missing.join(', ')}`)
         return received
     } catch (error) {
         // The rest of an oversized body is not read: the connection cannot carry another request.
@@ -113,13 +144,18 @@ export const readUploadedFiles = async (ctx: Context, expected: readonly string[
     }
 }
 
-const bodyTooLarge = (maxBodyBytes: number) => `the upload is larger than its files may be (at most ${maxBodyBytes} bytes in all)`
+const bodyTooLarge = (maxBodyBytes: number) =>
+    `the upload is larger than its files may be (at most ${maxBodyBytes} bytes in all)`
 
 const uploadError = (error: unknown, fileBytes: number, maxBodyBytes: number) => {
     if (error instanceof Refusal) return error
     if (error instanceof BodyTooLarge) return new Refusal('too-large', bodyTooLarge(maxBodyBytes))
     const code = (error as { code?: number }).code
-    if (code !== undefined && tooLarge.has(code)) return new Refusal('too-large', `a file is larger than this server takes (${fileBytes} bytes)`)
+    if (code !== undefined && tooLarge.has(code))
+        return new Refusal(
+            'too-large',
+            `a file is larger than this server takes (${fileBytes} bytes)`,
+        )
     if (code === tooMany) return new Refusal('invalid', 'more files than the submit asked for')
     return new Refusal('invalid', `the upload could not be read: ${(error as Error).message}`)
 }

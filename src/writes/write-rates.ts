@@ -16,18 +16,43 @@ export class WriteRates {
     private readonly buckets = new Map<string, Bucket>()
 
     /** Counts one write, or refuses it (429) saying when the next one is allowed. */
-    take(kind: WriteKind, rate: WriteRate, who: { player: string; address: string }, now = Date.now()) {
-        const player = this.bucket(`${kind} player ${who.player}`, rate.perPlayer, rate.perSeconds, now)
-        const address = this.bucket(`${kind} address ${who.address}`, rate.perAddress, rate.perSeconds, now)
+    take(
+        kind: WriteKind,
+        rate: WriteRate,
+        who: { player: string; address: string },
+        now = Date.now(),
+    ) {
+        const player = this.bucket(
+            `${kind} player ${who.player}`,
+            rate.perPlayer,
+            rate.perSeconds,
+            now,
+        )
+        const address = this.bucket(
+            `${kind} address ${who.address}`,
+            rate.perAddress,
+            rate.perSeconds,
+            now,
+        )
         const blocked = [
             { bucket: player, capacity: rate.perPlayer, whose: 'you' },
             { bucket: address, capacity: rate.perAddress, whose: 'players at your address' },
         ].find(({ bucket }) => bucket.tokens < 1)
         if (blocked) {
-            const waitSeconds = Math.max(1, Math.ceil(((1 - blocked.bucket.tokens) * rate.perSeconds) / blocked.capacity))
-            throw new Refusal('too-many', `${blocked.whose} may make ${blocked.capacity} ${kind} in ${describeSeconds(rate.perSeconds)}: try again in ${describeSeconds(waitSeconds)}`, waitSeconds)
+            const waitSeconds = Math.max(
+                1,
+                Math.ceil(((1 - blocked.bucket.tokens) * rate.perSeconds) / blocked.capacity),
+            )
+            throw new Refusal(
+                'too-many',
+                `${blocked.whose} may make ${blocked.capacity} ${kind} in ${describeSeconds(rate.perSeconds)}: try again in ${describeSeconds(waitSeconds)}`,
+                waitSeconds,
+            )
         }
-        for (const [bucket, capacity] of [[player, rate.perPlayer], [address, rate.perAddress]] as const) {
+        for (const [bucket, capacity] of [
+            [player, rate.perPlayer],
+            [address, rate.perAddress],
+        ] as const) {
             bucket.tokens -= 1
             bucket.fullAt = now + ((capacity - bucket.tokens) / capacity) * rate.perSeconds * 1000
         }
@@ -36,7 +61,10 @@ export class WriteRates {
 
     private bucket(key: string, capacity: number, perSeconds: number, now: number) {
         const bucket = this.buckets.get(key) ?? { tokens: capacity, at: now, fullAt: now }
-        bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000 / perSeconds) * capacity)
+        bucket.tokens = Math.min(
+            capacity,
+            bucket.tokens + ((now - bucket.at) / 1000 / perSeconds) * capacity,
+        )
         bucket.at = now
         this.buckets.set(key, bucket)
         return bucket
@@ -49,6 +77,10 @@ export class WriteRates {
 }
 
 const describeSeconds = (seconds: number) =>
-    seconds % 3600 === 0 ? plural(seconds / 3600, 'hour') : seconds % 60 === 0 ? plural(seconds / 60, 'minute') : plural(seconds, 'second')
+    seconds % 3600 === 0
+        ? plural(seconds / 3600, 'hour')
+        : seconds % 60 === 0
+          ? plural(seconds / 60, 'minute')
+          : plural(seconds, 'second')
 
 const plural = (count: number, unit: string) => (count === 1 ? `a ${unit}` : `${count} ${unit}s`)

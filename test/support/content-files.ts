@@ -10,13 +10,24 @@ import { exampleContent } from './server.js'
 
 export type Text = string | Record<string, string>
 
-export const contentTypes = ['post', 'playlist', 'level', 'skin', 'background', 'effect', 'particle', 'engine', 'replay'] as const
+export const contentTypes = [
+    'post',
+    'playlist',
+    'level',
+    'skin',
+    'background',
+    'effect',
+    'particle',
+    'engine',
+    'replay',
+] as const
 export type ContentType = (typeof contentTypes)[number]
 export const protocolTypes = [...contentTypes, 'room', 'user'] as const
 export type ProtocolType = (typeof protocolTypes)[number]
 
 /** `level` → `Level`: the prefix of the response-shape names (`LevelList`, `LevelDetails`). */
-export const shapePrefix = <T extends ProtocolType>(type: T) => (type.charAt(0).toUpperCase() + type.slice(1)) as Capitalize<T>
+export const shapePrefix = <T extends ProtocolType>(type: T) =>
+    (type.charAt(0).toUpperCase() + type.slice(1)) as Capitalize<T>
 
 export type ContentRecord = {
     type: ContentType
@@ -33,7 +44,10 @@ export type ContentRecord = {
 const splitFrontMatter = (text: string): { data: Record<string, unknown>; body: string } => {
     const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text)
     if (!match) return { data: {}, body: text.trim() }
-    return { data: (parse(match[1]!) as Record<string, unknown> | null) ?? {}, body: match[2]!.trim() }
+    return {
+        data: (parse(match[1]!) as Record<string, unknown> | null) ?? {},
+        body: match[2]!.trim(),
+    }
 }
 
 const readRecordFile = (path: string): Record<string, unknown> => {
@@ -46,9 +60,15 @@ const readRecordFile = (path: string): Record<string, unknown> => {
     return (parse(text) as Record<string, unknown> | null) ?? {}
 }
 
-const toTime = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : undefined)
+const toTime = (value: unknown) =>
+    typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : undefined
 
-const toRecord = (type: ContentType, name: string, folder: string, fields: Record<string, unknown>): ContentRecord => ({
+const toRecord = (
+    type: ContentType,
+    name: string,
+    folder: string,
+    fields: Record<string, unknown>,
+): ContentRecord => ({
     type,
     name,
     fields,
@@ -69,10 +89,23 @@ export const readRecords = (type: ContentType, root = exampleContent): ContentRe
         if (entry.startsWith('.') || entry.startsWith('_')) continue
         const path = join(folder, entry)
         if (statSync(path).isDirectory()) {
-            const file = ['item.json', 'item.yaml', 'item.yml', 'item.md'].find((name) => existsSync(join(path, name)))
-            if (file) records.push(toRecord(type, entry, path, { ...defaults, ...readRecordFile(join(path, file)) }))
+            const file = ['item.json', 'item.yaml', 'item.yml', 'item.md'].find((name) =>
+                existsSync(join(path, name)),
+            )
+            if (file)
+                records.push(
+                    toRecord(type, entry, path, {
+                        ...defaults,
+                        ...readRecordFile(join(path, file)),
+                    }),
+                )
         } else if (type === 'post' && entry.endsWith('.md')) {
-            records.push(toRecord(type, entry.slice(0, -3), folder, { ...defaults, ...readRecordFile(path) }))
+            records.push(
+                toRecord(type, entry.slice(0, -3), folder, {
+                    ...defaults,
+                    ...readRecordFile(path),
+                }),
+            )
         }
     }
     return records
@@ -80,7 +113,8 @@ export const readRecords = (type: ContentType, root = exampleContent): ContentRe
 
 /** Newest first; records without a time last; equal times by name. */
 export const newestFirst = (a: ContentRecord, b: ContentRecord) =>
-    (b.time ?? -Infinity) - (a.time ?? -Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    (b.time ?? -Infinity) - (a.time ?? -Infinity) ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 /** What lists, search and sections may show: no drafts, no unlisted items, newest first. */
 export const listedRecords = (type: ContentType, root = exampleContent) =>
@@ -103,17 +137,25 @@ export const localize = (text: unknown, locale: string, fallbackLocale = 'en'): 
 }
 
 export const variants = (text: unknown): string[] =>
-    text === undefined || text === null ? [] : typeof text === 'string' ? [text] : Object.values(text as Record<string, string>)
+    text === undefined || text === null
+        ? []
+        : typeof text === 'string'
+          ? [text]
+          : Object.values(text as Record<string, string>)
 
 const tagTitles = (record: ContentRecord) =>
-    ((record.fields.tags as unknown[] | undefined) ?? []).flatMap((tag) => (typeof tag === 'string' ? [tag] : variants((tag as { title?: unknown }).title)))
+    ((record.fields.tags as unknown[] | undefined) ?? []).flatMap((tag) =>
+        typeof tag === 'string' ? [tag] : variants((tag as { title?: unknown }).title),
+    )
 
 /** Every text quick search looks at, in every language, lower-cased. */
 export const searchableTexts = (record: ContentRecord): string[] => {
     const { fields } = record
     return [
         record.name,
-        ...['title', 'subtitle', 'artists', 'author', 'description'].flatMap((field) => variants(fields[field])),
+        ...['title', 'subtitle', 'artists', 'author', 'description'].flatMap((field) =>
+            variants(fields[field]),
+        ),
         ...tagTitles(record),
         ...(fields.rating === undefined ? [] : [String(fields.rating)]),
     ].map((text) => text.toLowerCase())
@@ -130,9 +172,12 @@ export const matchesKeywords = (record: ContentRecord, keywords: string) => {
 }
 
 export const titleMatches = (record: ContentRecord, phrase: string) =>
-    variants(record.fields.title).some((title) => title.toLowerCase().includes(phrase.toLowerCase()))
+    variants(record.fields.title).some((title) =>
+        title.toLowerCase().includes(phrase.toLowerCase()),
+    )
 
-export const meta = (record: ContentRecord): Record<string, unknown> => (record.fields.meta as Record<string, unknown> | undefined) ?? {}
+export const meta = (record: ContentRecord): Record<string, unknown> =>
+    (record.fields.meta as Record<string, unknown> | undefined) ?? {}
 
 export type ServerYaml = {
     title: Text
@@ -141,7 +186,8 @@ export type ServerYaml = {
     configuration?: { options: Record<string, unknown>[] }
 } & Record<string, unknown>
 
-export const readServerYaml = (root = exampleContent) => parse(readFileSync(join(root, 'server.yaml'), 'utf8')) as ServerYaml
+export const readServerYaml = (root = exampleContent) =>
+    parse(readFileSync(join(root, 'server.yaml'), 'utf8')) as ServerYaml
 
 export type TypeSettingsYaml = {
     title?: Text
@@ -160,11 +206,15 @@ const withoutUndefined = <T extends Record<string, unknown>>(object: T): T =>
     Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T
 
 /** A declared option as the protocol's `ServerOption`, with the documented defaults, localized. */
-export const expectedOption = (option: Record<string, unknown>, locale: string): Record<string, unknown> => {
+export const expectedOption = (
+    option: Record<string, unknown>,
+    locale: string,
+): Record<string, unknown> => {
     const rendered: Record<string, unknown> = { ...option }
     for (const field of shelfOnlyOptionFields) delete rendered[field]
     rendered.name = localize(option.name, locale)
-    rendered.description = option.description === undefined ? undefined : localize(option.description, locale)
+    rendered.description =
+        option.description === undefined ? undefined : localize(option.description, locale)
     rendered.required = option.required ?? false
     if (option.type === 'text' || option.type === 'textArea') {
         rendered.def = option.def ?? ''
@@ -173,33 +223,50 @@ export const expectedOption = (option: Record<string, unknown>, locale: string):
         rendered.shortcuts = option.shortcuts ?? []
     }
     if (option.values) {
-        rendered.values = (option.values as { name: string; title: unknown }[]).map(({ name, title }) => ({ name, title: localize(title, locale) }))
+        rendered.values = (option.values as { name: string; title: unknown }[]).map(
+            ({ name, title }) => ({ name, title: localize(title, locale) }),
+        )
     }
     return withoutUndefined(rendered)
 }
 
-export const expectedForm = (form: Record<string, unknown>, locale: string): Record<string, unknown> =>
+export const expectedForm = (
+    form: Record<string, unknown>,
+    locale: string,
+): Record<string, unknown> =>
     withoutUndefined({
         type: form.type,
         title: localize(form.title, locale),
         icon: form.icon,
-        description: form.description === undefined ? undefined : localize(form.description, locale),
+        description:
+            form.description === undefined ? undefined : localize(form.description, locale),
         help: form.help === undefined ? undefined : localize(form.help, locale),
         requireConfirmation: form.requireConfirmation ?? false,
-        options: ((form.options as Record<string, unknown>[] | undefined) ?? []).map((option) => expectedOption(option, locale)),
+        options: ((form.options as Record<string, unknown>[] | undefined) ?? []).map((option) =>
+            expectedOption(option, locale),
+        ),
     })
 
 export type CommentFile = { name: string; author: Text; time: number; content: string }
 
 /** An item's comments, newest first. */
-export const readComments = (type: ContentType, item: string, root = exampleContent): CommentFile[] => {
+export const readComments = (
+    type: ContentType,
+    item: string,
+    root = exampleContent,
+): CommentFile[] => {
     const folder = join(root, `${type}s`, item, 'comments')
     if (!existsSync(folder)) return []
     return readdirSync(folder)
         .filter((file) => file.endsWith('.md'))
         .map((file) => {
             const { data, body } = splitFrontMatter(readFileSync(join(folder, file), 'utf8'))
-            return { name: file.slice(0, -3), author: data.author as Text, time: toTime(data.time)!, content: body }
+            return {
+                name: file.slice(0, -3),
+                author: data.author as Text,
+                time: toTime(data.time)!,
+                content: body,
+            }
         })
         .sort((a, b) => b.time - a.time || (a.name < b.name ? -1 : 1))
 }
@@ -211,7 +278,11 @@ export type LeaderboardFile = {
     records: { name: string; rank: string; player: string; value: string; replays: string[] }[]
 }
 
-export const readLeaderboards = (type: ContentType, item: string, root = exampleContent): LeaderboardFile[] => {
+export const readLeaderboards = (
+    type: ContentType,
+    item: string,
+    root = exampleContent,
+): LeaderboardFile[] => {
     const folder = join(root, `${type}s`, item, 'leaderboards')
     if (!existsSync(folder)) return []
     return readdirSync(folder)
@@ -226,6 +297,11 @@ export const readLeaderboards = (type: ContentType, item: string, root = example
                 value: String(record.value),
                 replays: (record.replays as string[] | undefined) ?? [],
             }))
-            return { name: file.replace(/\.(ya?ml|json)$/, ''), title: data.title as Text, description: data.description as Text | undefined, records }
+            return {
+                name: file.replace(/\.(ya?ml|json)$/, ''),
+                title: data.title as Text,
+                description: data.description as Text | undefined,
+                records,
+            }
         })
 }

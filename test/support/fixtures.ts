@@ -8,7 +8,8 @@ import { rgbPng } from '../../bench/png.js'
 export const sha1 = (bytes: Buffer | Uint8Array) => createHash('sha1').update(bytes).digest('hex')
 
 /** A real 1×1 RGB PNG of one colour: different colours give different bytes (and hashes). */
-export const tinyPng = (red = 0, green = 0, blue = 0) => rgbPng(1, 1, deflateSync(Buffer.from([0, red, green, blue])))
+export const tinyPng = (red = 0, green = 0, blue = 0) =>
+    rgbPng(1, 1, deflateSync(Buffer.from([0, red, green, blue])))
 
 /** One silent MPEG-1 Layer III frame (128 kbit/s, 44.1 kHz); `marker` varies the bytes. */
 export const tinyMp3 = (marker = 0) => {
@@ -46,7 +47,12 @@ export const supportingItems = (): FileTree => {
     for (const [index, name] of ['s1', 's2'].entries()) {
         files[`skins/${name}/item.yaml`] = `title: Skin ${name}\n`
         files[`skins/${name}/thumbnail.png`] = tinyPng(10, index, 0)
-        files[`skins/${name}/data.json`] = json({ width: 1, height: 1, interpolation: false, sprites: [] })
+        files[`skins/${name}/data.json`] = json({
+            width: 1,
+            height: 1,
+            interpolation: false,
+            sprites: [],
+        })
         files[`skins/${name}/texture.png`] = tinyPng(11, index, 0)
     }
     files['backgrounds/b1/item.yaml'] = 'title: Background b1\n'
@@ -60,12 +66,25 @@ export const supportingItems = (): FileTree => {
     files['effects/fx1/audio.zip'] = emptyZip()
     files['particles/p1/item.yaml'] = 'title: Particle p1\n'
     files['particles/p1/thumbnail.png'] = tinyPng(40, 0, 0)
-    files['particles/p1/data.json'] = json({ width: 1, height: 1, interpolation: false, sprites: [], effects: [] })
+    files['particles/p1/data.json'] = json({
+        width: 1,
+        height: 1,
+        interpolation: false,
+        sprites: [],
+        effects: [],
+    })
     files['particles/p1/texture.png'] = tinyPng(41, 0, 0)
     for (const [index, name] of ['eng1', 'eng2'].entries()) {
-        files[`engines/${name}/item.yaml`] = `title: Engine ${name}\nskin: s1\nbackground: b1\neffect: fx1\nparticle: p1\n`
+        files[`engines/${name}/item.yaml`] =
+            `title: Engine ${name}\nskin: s1\nbackground: b1\neffect: fx1\nparticle: p1\n`
         files[`engines/${name}/thumbnail.png`] = tinyPng(50, index, 0)
-        for (const role of ['playData', 'watchData', 'previewData', 'tutorialData', 'configuration']) {
+        for (const role of [
+            'playData',
+            'watchData',
+            'previewData',
+            'tutorialData',
+            'configuration',
+        ]) {
             files[`engines/${name}/${role}.json`] = json({ role, engine: name })
         }
     }
@@ -108,5 +127,9 @@ export type BytesResponse = { status: number; headers: Headers; bytes: Buffer }
 /** The exact bytes a URL answers with (fetch would only decode them if the server said gzip). */
 export const getBytes = async (url: string): Promise<BytesResponse> => {
     const response = await fetch(url)
-    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) }
+    return {
+        status: response.status,
+        headers: response.headers,
+        bytes: Buffer.from(await response.arrayBuffer()),
+    }
 }

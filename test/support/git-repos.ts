@@ -40,7 +40,13 @@ export const raiseWriteRates = async (content: string) => {
     const file = join(content, 'server.yaml')
     if (!existsSync(file)) return
     const rate = '{ perPlayer: 1000, perAddress: 1000, perSeconds: 60 }'
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^limits:\n/m, `limits:\n  comments: ${rate}\n  creates: ${rate}\n  results: ${rate}\n`))
+    await writeFile(
+        file,
+        (await readFile(file, 'utf8')).replace(
+            /^limits:\n/m,
+            `limits:\n  comments: ${rate}\n  creates: ${rate}\n  results: ${rate}\n`,
+        ),
+    )
 }
 
 /** A bare remote whose `main` holds `source` (the example content by default) in one commit. */
@@ -77,17 +83,28 @@ export const pushFile = async (clone: string, path: string, text: string, messag
     // A server pushing its players' commits to the same remote may win the race: pull and try again.
     for (let attempt = 1; ; attempt++) {
         await git(clone, 'pull', '--quiet', '--rebase')
-        const pushed = await git(clone, 'push', '--quiet').then(() => true, (error: unknown) => (attempt < 5 ? false : Promise.reject(error)))
+        const pushed = await git(clone, 'push', '--quiet').then(
+            () => true,
+            (error: unknown) => (attempt < 5 ? false : Promise.reject(error)),
+        )
         if (pushed) return
     }
 }
 
 /** One commit: its author, committer, one-line message and the paths it changed (`A path`). */
 export const commitAt = async (cwd: string, revision = 'HEAD') => {
-    const [author, email, committer, subject] = (await git(cwd, 'show', '--no-patch', '--format=%an%x00%ae%x00%cn%x00%s', revision)).split('\0')
-    const changes = (await git(cwd, 'show', '--format=', '--name-status', '--no-renames', '--relative', revision)).split('\n').filter(Boolean).map((line) => line.replace('\t', ' '))
+    const [author, email, committer, subject] = (
+        await git(cwd, 'show', '--no-patch', '--format=%an%x00%ae%x00%cn%x00%s', revision)
+    ).split('\0')
+    const changes = (
+        await git(cwd, 'show', '--format=', '--name-status', '--no-renames', '--relative', revision)
+    )
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.replace('\t', ' '))
     return { author, email, committer, subject, changes }
 }
 
 /** How many commits HEAD has. */
-export const commitCount = async (cwd: string, revision = 'HEAD') => Number(await git(cwd, 'rev-list', '--count', revision))
+export const commitCount = async (cwd: string, revision = 'HEAD') =>
+    Number(await git(cwd, 'rev-list', '--count', revision))

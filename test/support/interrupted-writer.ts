@@ -13,7 +13,10 @@ const large = Buffer.alloc(8 * 1024 * 1024, 'x')
 const createPosts = async () => {
     for (;;) {
         const name = generatedName()
-        await writer.createItem('posts', name, { 'item.yaml': `title: ${name}\ntime: 2024-01-01\n`, 'notes.txt': large })
+        await writer.createItem('posts', name, {
+            'item.yaml': `title: ${name}\ntime: 2024-01-01\n`,
+            'notes.txt': large,
+        })
         console.log(`written posts/${name}`)
     }
 }
@@ -21,7 +24,9 @@ const createPosts = async () => {
 const writeComments = async () => {
     for (;;) {
         const path = `posts/patch-notes/comments/${generatedName()}.md`
-        await writer.updateFiles([{ path, bytes: `---\nauthor: Writer\ntime: 2024-01-01\n---\n${large.toString()}\n` }])
+        await writer.updateFiles([
+            { path, bytes: `---\nauthor: Writer\ntime: 2024-01-01\n---\n${large.toString()}\n` },
+        ])
         console.log(`written ${path}`)
     }
 }

@@ -53,7 +53,11 @@ http {
 }
 `
     await writeFile(join(prefix, 'nginx.conf'), config)
-    const child: ChildProcess = spawn(nginxBinary, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'logs/error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child: ChildProcess = spawn(
+        nginxBinary,
+        ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'logs/error.log')],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+    )
     let stderr = ''
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     const exited = once(child, 'exit')

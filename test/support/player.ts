@@ -6,7 +6,11 @@ import * as assert from 'uvu/assert'
 import type { TestServer } from './server.js'
 import { authenticateBody, postSigned, signed, testProfile, type TestSigner } from './signing.js'
 
-export type Answer<T = Record<string, unknown>> = { status: number; headers: Headers; body: T & { message?: string } }
+export type Answer<T = Record<string, unknown>> = {
+    status: number
+    headers: Headers
+    body: T & { message?: string }
+}
 
 export const answerOf = async <T>(response: Response): Promise<Answer<T>> => ({
     status: response.status,
@@ -19,7 +23,11 @@ export type SubmitAnswer = Answer<{ key: string; hashes: string[] } & Record<str
 export type Player = {
     id: string
     session: string
-    submit(path: string, values: Record<string, string>, extra?: Record<string, unknown>): Promise<SubmitAnswer>
+    submit(
+        path: string,
+        values: Record<string, string>,
+        extra?: Record<string, unknown>,
+    ): Promise<SubmitAnswer>
     upload(path: string, key: string, files: Buffer[]): Promise<Answer>
     get<T>(path: string): Promise<Answer<T>>
 }
@@ -28,10 +36,20 @@ export type Player = {
 /** What a player needs of a server: where it listens, and its protocol root. */
 type Reachable = Pick<TestServer, 'url' | 'root'>
 
-export const signInPlayer = async (target: Reachable | (() => Reachable), signer: TestSigner, id: string, name: string): Promise<Player> => {
+export const signInPlayer = async (
+    target: Reachable | (() => Reachable),
+    signer: TestSigner,
+    id: string,
+    name: string,
+): Promise<Player> => {
     const current = typeof target === 'function' ? target : () => target
     const server = current()
-    const signIn = await answerOf<{ session: string }>(await postSigned(`${server.root}/authenticate`, await signed(signer, authenticateBody(server.url, testProfile(id, name)))))
+    const signIn = await answerOf<{ session: string }>(
+        await postSigned(
+            `${server.root}/authenticate`,
+            await signed(signer, authenticateBody(server.url, testProfile(id, name))),
+        ),
+    )
     assert.is(signIn.status, 200, signIn.body.message)
     const session = signIn.body.session
     return {
@@ -42,20 +60,36 @@ export const signInPlayer = async (target: Reachable | (() => Reachable), signer
                 await fetch(`${current().root}${path}`, {
                     method: 'POST',
                     headers: { 'Content-Type': 'application/json', 'Service-Session': session },
-                    body: JSON.stringify({ values: new URLSearchParams(values).toString(), ...extra }),
+                    body: JSON.stringify({
+                        values: new URLSearchParams(values).toString(),
+                        ...extra,
+                    }),
                 }),
             ),
         upload: (path, key, files) => uploadFiles(current(), path, key, files, session),
-        get: async <T>(path: string) => answerOf<T>(await fetch(`${current().root}${path}`, { headers: { 'Service-Session': session } })),
+        get: async <T>(path: string) =>
+            answerOf<T>(
+                await fetch(`${current().root}${path}`, {
+                    headers: { 'Service-Session': session },
+                }),
+            ),
     }
 }
 
 /** A multipart upload as the app sends it: one `files` part per file, named by its hash. */
-export const uploadFiles = async (server: Reachable, path: string, key: string | undefined, files: Buffer[], session?: string): Promise<Answer> => {
+export const uploadFiles = async (
+    server: Reachable,
+    path: string,
+    key: string | undefined,
+    files: Buffer[],
+    session?: string,
+): Promise<Answer> => {
     const form = new FormData()
     for (const file of files) form.append('files', new Blob([new Uint8Array(file)]), 'file')
     const headers: Record<string, string> = {}
     if (key !== undefined) headers['Service-Upload-Key'] = key
     if (session !== undefined) headers['Service-Session'] = session
-    return answerOf<Record<string, unknown>>(await fetch(`${server.root}${path}`, { method: 'POST', headers, body: form }))
+    return answerOf<Record<string, unknown>>(
+        await fetch(`${server.root}${path}`, { method: 'POST', headers, body: form }),
+    )
 }

@@ -30,7 +30,9 @@ export const assertShape = (name: keyof Responses, body: unknown) => {
         validators.set(name, validate)
     }
     if (!validate(body)) {
-        throw new Error(`response is not a valid ${name}:\n${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(body).slice(0, 500)}`)
+        throw new Error(
+            `response is not a valid ${name}:\n${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(body).slice(0, 500)}`,
+        )
     }
 }
 

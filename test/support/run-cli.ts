@@ -12,14 +12,22 @@ export const runShelf = (args: string[]) =>
     new Promise<Run>((resolve, reject) => {
         const env: NodeJS.ProcessEnv = { ...process.env }
         delete env.PORT
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+            cwd: repository,
+            env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        })
         let stdout = ''
         let stderr = ''
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
         child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
         const timer = setTimeout(() => {
             child.kill('SIGKILL')
-            reject(new Error(`shelf ${args.join(' ')} still running after ${deadline} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`))
+            reject(
+                new Error(
+                    `shelf ${args.join(' ')} still running after ${deadline} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`,
+                ),
+            )
         }, deadline)
         child.once('error', (error) => {
             clearTimeout(timer)
@@ -32,4 +40,5 @@ export const runShelf = (args: string[]) =>
     })
 
 /** A run as a failing assertion shows it. */
-export const describeRun = (run: Run) => `shelf ${run.args.join(' ')} exited ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`
+export const describeRun = (run: Run) =>
+    `shelf ${run.args.join(' ')} exited ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`

@@ -27,7 +27,10 @@ export type TestServer = RunningShelf & {
 export const startTestServer = async (options: Partial<ShelfOptions> = {}): Promise<TestServer> => {
     const cache = await temporaryFolder('shelf-cache-')
     const name = options.name ?? 'service'
-    const shelf = await startShelf({ content: exampleContent, name, drafts: false, cache, ...options }, { port: 0, host: '127.0.0.1' })
+    const shelf = await startShelf(
+        { content: exampleContent, name, drafts: false, cache, ...options },
+        { port: 0, host: '127.0.0.1' },
+    )
     await shelf.watching
     return {
         ...shelf,
@@ -41,14 +44,19 @@ export const startTestServer = async (options: Partial<ShelfOptions> = {}): Prom
 
 export type JsonResponse<T = unknown> = { status: number; headers: Headers; body: T }
 
-export const getJson = async <T = unknown>(url: string, init?: RequestInit): Promise<JsonResponse<T>> => {
+export const getJson = async <T = unknown>(
+    url: string,
+    init?: RequestInit,
+): Promise<JsonResponse<T>> => {
     const response = await fetch(url, init)
     const text = await response.text()
     let body: T
     try {
         body = JSON.parse(text) as T
     } catch {
-        throw new Error(`${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`)
+        throw new Error(
+            `${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+        )
     }
     return { status: response.status, headers: response.headers, body }
 }

@@ -24,7 +24,10 @@ export const createTestSigner = async (): Promise<TestSigner> => {
     await writeFile(publicKeyFile, JSON.stringify(await subtle.exportKey('jwk', pair.publicKey)))
     return {
         publicKeyFile,
-        sign: async (body) => Buffer.from(await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, body)).toString('base64'),
+        sign: async (body) =>
+            Buffer.from(
+                await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, body),
+            ).toString('base64'),
     }
 }
 
@@ -46,14 +49,26 @@ export const testProfile = (id: string, name = 'Tester', handle = '1000'): Servi
 export type SignedRequest = { body: Buffer; signature: string }
 
 /** The exact bytes of a signed body and their signature. */
-export const signed = async (signer: TestSigner, body: Record<string, unknown>): Promise<SignedRequest> => {
+export const signed = async (
+    signer: TestSigner,
+    body: Record<string, unknown>,
+): Promise<SignedRequest> => {
     const bytes = Buffer.from(JSON.stringify(body), 'utf8')
     return { body: bytes, signature: await signer.sign(bytes) }
 }
 
-export const authenticateBody = (address: string, profile: ServiceUserProfile, time = Date.now()) => ({ type: 'authenticateServer', address, time, userProfile: profile })
+export const authenticateBody = (
+    address: string,
+    profile: ServiceUserProfile,
+    time = Date.now(),
+) => ({ type: 'authenticateServer', address, time, userProfile: profile })
 
-export const joinRoomBody = (address: string, room: string, profile: ServiceUserProfile, time = Date.now()) => ({
+export const joinRoomBody = (
+    address: string,
+    room: string,
+    profile: ServiceUserProfile,
+    time = Date.now(),
+) => ({
     type: 'authenticateMultiplayer',
     address,
     room,
@@ -62,9 +77,18 @@ export const joinRoomBody = (address: string, room: string, profile: ServiceUser
 })
 
 /** POSTs bytes unchanged, with the signature and any other headers. */
-export const postSigned = (url: string, request: SignedRequest, headers: Record<string, string> = {}, signatureHeader = 'Service-Signature') =>
+export const postSigned = (
+    url: string,
+    request: SignedRequest,
+    headers: Record<string, string> = {},
+    signatureHeader = 'Service-Signature',
+) =>
     fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [signatureHeader]: request.signature, ...headers },
+        headers: {
+            'Content-Type': 'application/json',
+            [signatureHeader]: request.signature,
+            ...headers,
+        },
         body: new Uint8Array(request.body),
     })

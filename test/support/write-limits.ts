@@ -9,7 +9,10 @@ export const generousWriteLimits = async (content: string) => {
     const file = join(content, 'server.yaml')
     const text = await readFile(file, 'utf8')
     const rate = '{ perPlayer: 100000, perAddress: 100000, perSeconds: 60 }'
-    const raised = text.replace(/^limits:\n/m, `limits:\n  comments: ${rate}\n  creates: ${rate}\n  results: ${rate}\n`)
+    const raised = text.replace(
+        /^limits:\n/m,
+        `limits:\n  comments: ${rate}\n  creates: ${rate}\n  results: ${rate}\n`,
+    )
     if (raised === text) throw new Error('server.yaml has no "limits:" to raise')
     await writeFile(file, raised)
 }

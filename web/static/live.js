@@ -14,7 +14,10 @@ const refresh = async () => {
     }
     fetching = true
     try {
-        const response = await fetch(location.href, { cache: 'no-cache', headers: { Accept: 'text/html' } })
+        const response = await fetch(location.href, {
+            cache: 'no-cache',
+            headers: { Accept: 'text/html' },
+        })
         const fresh = new DOMParser().parseFromString(await response.text(), 'text/html')
         if (fresh.body.innerHTML !== document.body.innerHTML) {
             document.title = fresh.title

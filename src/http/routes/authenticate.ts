@@ -9,9 +9,15 @@ import { respond } from '../respond.js'
 /** E2: a signed sign-in request from the app, answered with a session. */
 export const authenticateRoutes = (router: Router, auth: Auth, headers: ProtocolHeaders) => {
     router.post('/authenticate', async (ctx) => {
-        if (!auth.signInEnabled) notFound('sign-in is not offered by this server (it runs with --no-sign-in)')
+        if (!auth.signInEnabled)
+            notFound('sign-in is not offered by this server (it runs with --no-sign-in)')
         const raw = await readJsonBytes(ctx)
-        const { body } = await auth.verifier.verify(raw, parseJsonBytes(raw), ctx.get(headers.signature) || undefined, { type: 'authenticateServer' })
+        const { body } = await auth.verifier.verify(
+            raw,
+            parseJsonBytes(raw),
+            ctx.get(headers.signature) || undefined,
+            { type: 'authenticateServer' },
+        )
         respond<ServerAuthenticateResponse>(ctx, auth.sessions.open(body.userProfile))
     })
 }

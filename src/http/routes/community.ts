@@ -1,5 +1,9 @@
 import type Router from '@koa/router'
-import type { ServerItemCommunityComment, ServerItemCommunityCommentList, ServerItemCommunityInfo } from '@sonolus/core'
+import type {
+    ServerItemCommunityComment,
+    ServerItemCommunityCommentList,
+    ServerItemCommunityInfo,
+} from '@sonolus/core'
 import type { ContentType } from '../../content/item-types.js'
 import type { CommentRecord } from '../../content/load.js'
 import { mayModify } from '../../writes/permissions.js'
@@ -17,24 +21,41 @@ export const communityRoutes = (router: Router, writable: boolean) => {
         const item = itemParam(ctx as ShelfContext)
         const state = (ctx as ShelfContext).state.shelf
         respond<ServerItemCommunityInfo>(ctx, {
-            actions: writable ? renderForms(state.catalog.settings.types[item.type].community, state.renderer) : [],
-            topComments: item.comments.slice(0, topCommentCount).map((comment) => renderComment(state, item.type, comment, writable)),
+            actions: writable
+                ? renderForms(state.catalog.settings.types[item.type].community, state.renderer)
+                : [],
+            topComments: item.comments
+                .slice(0, topCommentCount)
+                .map((comment) => renderComment(state, item.type, comment, writable)),
         })
     })
 
     router.get('/:type/:itemName/community/comments/list', (ctx) => {
         const item = itemParam(ctx as ShelfContext)
         const state = (ctx as ShelfContext).state.shelf
-        const page = paginate(item.comments, pageSizes.comments, state.query, 'page', (comment) => comment.name)
+        const page = paginate(
+            item.comments,
+            pageSizes.comments,
+            state.query,
+            'page',
+            (comment) => comment.name,
+        )
         respond<ServerItemCommunityCommentList>(ctx, {
             pageCount: page.pageCount,
-            comments: page.items.map((comment) => renderComment(state, item.type, comment, writable)),
+            comments: page.items.map((comment) =>
+                renderComment(state, item.type, comment, writable),
+            ),
         })
     })
 }
 
 /** A comment, with the actions its author and the admins may take on it. */
-const renderComment = (state: RequestState, type: ContentType, comment: CommentRecord, writable: boolean): ServerItemCommunityComment => ({
+const renderComment = (
+    state: RequestState,
+    type: ContentType,
+    comment: CommentRecord,
+    writable: boolean,
+): ServerItemCommunityComment => ({
     name: comment.name,
     author: state.renderer.text(comment.author),
     time: comment.time,

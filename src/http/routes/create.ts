@@ -6,7 +6,15 @@ import { recordFile, recordFromValues, resourceFileName } from '../../writes/ite
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { protocolTypeParam } from '../respond.js'
-import { answerSubmit, answerUpload, countWrite, expectedFiles, readSubmission, requireServed, type Writes } from '../submissions.js'
+import {
+    answerSubmit,
+    answerUpload,
+    countWrite,
+    expectedFiles,
+    readSubmission,
+    requireServed,
+    type Writes,
+} from '../submissions.js'
 
 /** The content type in the path; rooms are made by their own routes, and users are not made here. */
 const contentTypeParam = (ctx: ShelfContext): ContentType => {
@@ -22,24 +30,50 @@ export const createRoutes = (router: Router, writes: Writes) => {
     router.post('/:type/create', async (ctx) => {
         const type = contentTypeParam(ctx as ShelfContext)
         const info = contentTypeInfos[type]
-        const submission = await readSubmission(ctx, (ctx as ShelfContext).state.shelf.catalog.settings.types[type].creates, `${type} create`)
+        const submission = await readSubmission(
+            ctx,
+            (ctx as ShelfContext).state.shelf.catalog.settings.types[type].creates,
+            `${type} create`,
+        )
         const { user } = submission
         const { record, files } = recordFromValues(type, submission.values)
-        const missing = info.resources.filter(({ role, optional }) => !optional && !files.some((file) => file.role.role === role))
-        if (missing.length) throw new HttpError(400, `a ${type} needs ${missing.map(({ role }) => `"${role}"`).join(', ')}: give a file for each`)
+        const missing = info.resources.filter(
+            ({ role, optional }) => !optional && !files.some((file) => file.role.role === role),
+        )
+        if (missing.length)
+            throw new HttpError(
+                400,
+                `a ${type} needs ${missing.map(({ role }) => `"${role}"`).join(', ')}: give a file for each`,
+            )
         countWrite(ctx, writes, 'creates', user)
         const name = generatedName()
-        const complete = { ...record, author: record.author ?? user.name, authorId: user.id, time: new Date().toISOString() }
-        await answerSubmit(ctx, writes, { user, did: `created ${info.plural}/${name}` }, expectedFiles(submission), async (uploaded) => {
-            const itemFiles: Record<string, Buffer | string> = { 'item.yaml': recordFile(complete, user) }
-            for (const { role, hash } of files) {
-                const bytes = uploaded.get(hash)!
-                itemFiles[resourceFileName(role, bytes)] = bytes
-            }
-            const unit = await writes.writer.createItem(info.plural, name, itemFiles)
-            await requireServed(writes, type, name, unit)
-            return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<ServerCreateItemResponse, 'key' | 'hashes'>
-        })
+        const complete = {
+            ...record,
+            author: record.author ?? user.name,
+            authorId: user.id,
+            time: new Date().toISOString(),
+        }
+        await answerSubmit(
+            ctx,
+            writes,
+            { user, did: `created ${info.plural}/${name}` },
+            expectedFiles(submission),
+            async (uploaded) => {
+                const itemFiles: Record<string, Buffer | string> = {
+                    'item.yaml': recordFile(complete, user),
+                }
+                for (const { role, hash } of files) {
+                    const bytes = uploaded.get(hash)!
+                    itemFiles[resourceFileName(role, bytes)] = bytes
+                }
+                const unit = await writes.writer.createItem(info.plural, name, itemFiles)
+                await requireServed(writes, type, name, unit)
+                return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
+                    ServerCreateItemResponse,
+                    'key' | 'hashes'
+                >
+            },
+        )
     })
 
     router.post('/:type/upload', async (ctx) => {

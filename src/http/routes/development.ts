@@ -14,7 +14,11 @@ export const developmentPrefix = '/_shelf'
  * failed commit, pull or push) follow those of the files. Only the owner sees it
  * (isOwnerRequest): it names the folder's files.
  */
-export const developmentRoutes = (getCatalog: () => Catalog, ownerToken: string | undefined, gitProblems: () => Problem[] = () => []) => {
+export const developmentRoutes = (
+    getCatalog: () => Catalog,
+    ownerToken: string | undefined,
+    gitProblems: () => Problem[] = () => [],
+) => {
     const router = new Router({ prefix: developmentPrefix })
     router.get('/problems', (ctx) => {
         if (!isOwnerRequest(ctx.req, ownerToken)) throw new HttpError(403, ownerOnlyMessage)

@@ -18,10 +18,19 @@ export const gitWebhookRoutes = (git: ContentGit) => {
     const router = new Router({ prefix: `${developmentPrefix}/git` })
     router.post('/webhook', async (ctx) => {
         const { pull, webhookSecret } = git
-        if (!pull || !webhookSecret) throw new HttpError(404, 'the git webhook is off: start shelf with --git-pull and --git-webhook-secret')
-        const body = await getRawBody(ctx.req, { limit: webhookBodyLimit }).catch((error: { status?: number; message: string }) => {
-            throw new HttpError(error.status === 413 ? 413 : 400, `the webhook body could not be read: ${error.message}`)
-        })
+        if (!pull || !webhookSecret)
+            throw new HttpError(
+                404,
+                'the git webhook is off: start shelf with --git-pull and --git-webhook-secret',
+            )
+        const body = await getRawBody(ctx.req, { limit: webhookBodyLimit }).catch(
+            (error: { status?: number; message: string }) => {
+                throw new HttpError(
+                    error.status === 413 ? 413 : 400,
+                    `the webhook body could not be read: ${error.message}`,
+                )
+            },
+        )
         const refusal = webhookRefusal(webhookSecret, body, ctx.headers)
         if (refusal) {
             console.warn(`shelf: git webhook refused from ${ctx.ip}: ${refusal}`)
@@ -30,7 +39,12 @@ export const gitWebhookRoutes = (git: ContentGit) => {
         const outcome = await pull().catch((error: Error) => {
             throw new HttpError(502, `the pull failed: ${error.message}`)
         })
-        respond(ctx, { message: outcome.to ? `pulled: ${outcome.changed.length} file(s) changed` : 'already up to date', ...outcome })
+        respond(ctx, {
+            message: outcome.to
+                ? `pulled: ${outcome.changed.length} file(s) changed`
+                : 'already up to date',
+            ...outcome,
+        })
     })
     return router.routes()
 }

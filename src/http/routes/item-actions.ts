@@ -12,7 +12,15 @@ import type { UploadedFiles } from '../../writes/upload-keys.js'
 import { HttpError } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { itemParam } from '../respond.js'
-import { answerSubmit, answerUpload, expectedFiles, readSubmission, unitErrors, type Flags, type Writes } from '../submissions.js'
+import {
+    answerSubmit,
+    answerUpload,
+    expectedFiles,
+    readSubmission,
+    unitErrors,
+    type Flags,
+    type Writes,
+} from '../submissions.js'
 
 type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
 
@@ -24,17 +32,31 @@ export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: st
     router.post('/:type/:itemName/submit', async (ctx) => {
         const item = itemParam(ctx as ShelfContext)
         const { settings } = (ctx as ShelfContext).state.shelf.catalog
-        const submission = await readSubmission(ctx, settings.types[item.type].actions, `${item.type} action`)
+        const submission = await readSubmission(
+            ctx,
+            settings.types[item.type].actions,
+            `${item.type} action`,
+        )
         if (!mayModify(submission.user, item.fields.authorId, settings.admins)) {
-            throw new HttpError(403, `only the player who made ${item.type} "${item.name}" or an admin may ${submission.form.type} it`)
+            throw new HttpError(
+                403,
+                `only the player who made ${item.type} "${item.name}" or an admin may ${submission.form.type} it`,
+            )
         }
         const act =
             submission.form.type === 'delete'
                 ? () => deleteItem(writes, item)
-                : (uploaded: UploadedFiles) => editItem(writes, contentRoot, item, submission.values, uploaded)
+                : (uploaded: UploadedFiles) =>
+                      editItem(writes, contentRoot, item, submission.values, uploaded)
         const { folder, file } = itemLocation(item)
         const did = `${submission.form.type === 'delete' ? 'deleted' : 'edited'} ${folder ?? file}`
-        await answerSubmit(ctx, writes, { user: submission.user, did }, expectedFiles(submission), act)
+        await answerSubmit(
+            ctx,
+            writes,
+            { user: submission.user, did },
+            expectedFiles(submission),
+            act,
+        )
     })
 
     router.post('/:type/:itemName/upload', async (ctx) => {
@@ -50,9 +72,19 @@ const deleteItem = async (writes: Writes, item: CatalogItem): Promise<Flags> => 
     return { shouldRemoveItem: true } satisfies ActionFlags
 }
 
-const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, values: FormValues, uploaded: UploadedFiles): Promise<Flags> => {
+const editItem = async (
+    writes: Writes,
+    contentRoot: string,
+    item: CatalogItem,
+    values: FormValues,
+    uploaded: UploadedFiles,
+): Promise<Flags> => {
     const { folder, file } = itemLocation(item)
-    if (!folder || !file.endsWith('/item.yaml')) throw new HttpError(400, `${item.type} "${item.name}" is kept as ${file}; only items kept as item.yaml can be edited from the app`)
+    if (!folder || !file.endsWith('/item.yaml'))
+        throw new HttpError(
+            400,
+            `${item.type} "${item.name}" is kept as ${file}; only items kept as item.yaml can be edited from the app`,
+        )
     // The reads and the writes are one turn of the item's writer: nothing written between them is lost.
     await writes.writer.withItem(folder, async () => {
         const { record, files } = recordFromValues(item.type, values)
@@ -60,7 +92,9 @@ const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, 
         const document = parseDocument(await readFile(join(contentRoot, file), 'utf8'))
         for (const [field, value] of Object.entries(record)) {
             // `meta` is merged key by key: an edit form need not repeat every key to keep it.
-            if (field === 'meta') for (const [key, entry] of Object.entries(value as Record<string, unknown>)) document.setIn(['meta', key], entry)
+            if (field === 'meta')
+                for (const [key, entry] of Object.entries(value as Record<string, unknown>))
+                    document.setIn(['meta', key], entry)
             else document.set(field, value)
         }
         const changes: { path: string; bytes?: Buffer | string }[] = []
@@ -68,15 +102,26 @@ const editItem = async (writes: Writes, contentRoot: string, item: CatalogItem, 
             const bytes = uploaded.get(hash)!
             const fileName = resourceFileName(role, bytes)
             // The new file replaces whichever file held the role before, whatever its extension.
-            changes.push(...candidateFiles(role.role, role.kind).filter((candidate) => candidate !== fileName).map((candidate) => ({ path: `${folder}/${candidate}` })))
+            changes.push(
+                ...candidateFiles(role.role, role.kind)
+                    .filter((candidate) => candidate !== fileName)
+                    .map((candidate) => ({ path: `${folder}/${candidate}` })),
+            )
             changes.push({ path: `${folder}/${fileName}`, bytes })
         }
         changes.push({ path: file, bytes: document.toString({ lineWidth: 0 }) })
         // An edit that breaks the item is undone: the files go back as they were, and the answer says why.
         const before = new Set(unitErrors(writes.currentCatalog(), folder))
-        const previous = await Promise.all(changes.map(async ({ path }) => ({ path, bytes: await readFile(join(contentRoot, path)).catch(() => undefined) })))
+        const previous = await Promise.all(
+            changes.map(async ({ path }) => ({
+                path,
+                bytes: await readFile(join(contentRoot, path)).catch(() => undefined),
+            })),
+        )
         await writes.writer.updateFiles(changes)
-        const errors = unitErrors(writes.currentCatalog(), folder).filter((error) => !before.has(error))
+        const errors = unitErrors(writes.currentCatalog(), folder).filter(
+            (error) => !before.has(error),
+        )
         if (errors.length) {
             await writes.writer.updateFiles(previous)
             throw new HttpError(400, `the edit was not accepted: ${errors.join('; ')}`)

@@ -18,7 +18,11 @@ export const itemDetailsRoutes = (router: Router, writable: boolean) => {
         respond<ServerItemDetails<AnyItem>>(ctx, {
             item: state.renderer.item(item),
             description: state.renderer.optionalText(item.fields.description),
-            actions: writable && mayModify(state.user, item.fields.authorId, state.catalog.settings.admins) ? renderForms(state.catalog.settings.types[item.type].actions, state.renderer) : [],
+            actions:
+                writable &&
+                mayModify(state.user, item.fields.authorId, state.catalog.settings.admins)
+                    ? renderForms(state.catalog.settings.types[item.type].actions, state.renderer)
+                    : [],
             hasCommunity: hasCommunity(state.catalog, item, writable),
             leaderboards: state.catalog.leaderboardsOf(item).map((leaderboard) => ({
                 name: leaderboard.name,
@@ -32,7 +36,10 @@ export const itemDetailsRoutes = (router: Router, writable: boolean) => {
 
 /** Whether the item has comments to read, or a place to write one. Single-file posts have no folder for them. */
 export const hasCommunity = (catalog: Catalog, item: CatalogItem, writable: boolean) =>
-    item.comments.length > 0 || (writable && catalog.settings.types[item.type].community.length > 0 && itemLocation(item).folder !== undefined)
+    item.comments.length > 0 ||
+    (writable &&
+        catalog.settings.types[item.type].community.length > 0 &&
+        itemLocation(item).folder !== undefined)
 
 /** Section titles are the app's own text keys, so every player reads them in their language. */
 const usedByTitles: Record<ContentType, string> = {
@@ -51,18 +58,38 @@ export const detailSections = (state: RequestState, item: CatalogItem): ServerIt
     // Related items follow the rules of lists: no unlisted items, and the player's configuration
     // applies. A section shows a few, so the scan stops as soon as it has them.
     const related = (items: readonly CatalogItem[]) =>
-        firstMatching(items, sectionSize, (other) => other !== item && !other.fields.unlisted && state.configurationFilters(other.type).every((filter) => filter(other)))
+        firstMatching(
+            items,
+            sectionSize,
+            (other) =>
+                other !== item &&
+                !other.fields.unlisted &&
+                state.configurationFilters(other.type).every((filter) => filter(other)),
+        )
     const sections: ServerItemSection[] = []
     const sameAuthor = related(state.catalog.byAuthor(item))
-    if (sameAuthor.length) sections.push(renderSection(state, item.type, sameAuthor, { title: '#SAME_AUTHOR', icon: 'user' }))
+    if (sameAuthor.length)
+        sections.push(
+            renderSection(state, item.type, sameAuthor, { title: '#SAME_AUTHOR', icon: 'user' }),
+        )
     for (const [type, users] of state.catalog.usersOf(item)) {
         const visible = related(users)
-        if (visible.length) sections.push(renderSection(state, type, visible, { title: usedByTitles[type], icon: contentTypeInfos[type].type }))
+        if (visible.length)
+            sections.push(
+                renderSection(state, type, visible, {
+                    title: usedByTitles[type],
+                    icon: contentTypeInfos[type].type,
+                }),
+            )
     }
     return sections
 }
 
-const firstMatching = <T>(items: readonly T[], count: number, matches: (item: T) => boolean): T[] => {
+const firstMatching = <T>(
+    items: readonly T[],
+    count: number,
+    matches: (item: T) => boolean,
+): T[] => {
     const found: T[] = []
     for (const item of items) {
         if (!matches(item)) continue

@@ -18,7 +18,10 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
         const settings = state.catalog.settings.types[type]
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
-            creates: writable && isContentType(type) ? renderForms(settings.creates, state.renderer) : undefined,
+            creates:
+                writable && isContentType(type)
+                    ? renderForms(settings.creates, state.renderer)
+                    : undefined,
             searches: searchesOf(state, settings.searches),
             sections: isContentType(type) ? sections(state, type) : [],
         })
@@ -28,8 +31,21 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
         const type = protocolTypeParam(ctx)
         const state = (ctx as ShelfContext).state.shelf
         const settings = state.catalog.settings.types[type]
-        const items = isContentType(type) ? selectItems(state.catalog, type, readItemQuery(settings, state.query), state.configurationFilters(type)) : []
-        const page = paginate(items, pageSizes.items, state.query, settings.paging, (item) => item.name)
+        const items = isContentType(type)
+            ? selectItems(
+                  state.catalog,
+                  type,
+                  readItemQuery(settings, state.query),
+                  state.configurationFilters(type),
+              )
+            : []
+        const page = paginate(
+            items,
+            pageSizes.items,
+            state.query,
+            settings.paging,
+            (item) => item.name,
+        )
         respondWithItems<ServerItemList<unknown>>(
             ctx,
             {
@@ -44,7 +60,8 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
 }
 
 /** A static export offers no search forms: it could not answer them. */
-const searchesOf = (state: RequestState, searches: readonly FormDeclaration[]) => (state.searchable ? renderForms(searches, state.renderer) : [])
+const searchesOf = (state: RequestState, searches: readonly FormDeclaration[]) =>
+    state.searchable ? renderForms(searches, state.renderer) : []
 
 /** The built-in "Newest" strip, then the sections server.yaml declares. */
 const sections = (state: RequestState, type: ContentType): ServerItemSection[] => {
@@ -56,12 +73,32 @@ const sections = (state: RequestState, type: ContentType): ServerItemSection[] =
         const items = section.items
             ? section.items
                   .map((name) => catalog.get(type, name))
-                  .filter((item): item is CatalogItem => item !== undefined && filters.every((filter) => filter(item)))
-            : selectItems(catalog, type, readItemQuery(settings, searchInput(section.search)), filters)
-        return renderSection(state, type, items.slice(0, section.limit), declaredSectionText(state, section))
+                  .filter(
+                      (item): item is CatalogItem =>
+                          item !== undefined && filters.every((filter) => filter(item)),
+                  )
+            : selectItems(
+                  catalog,
+                  type,
+                  readItemQuery(settings, searchInput(section.search)),
+                  filters,
+              )
+        return renderSection(
+            state,
+            type,
+            items.slice(0, section.limit),
+            declaredSectionText(state, section),
+        )
     })
-    const newestSection = renderSection(state, type, newest, { title: '#NEWEST', icon: 'clock', searchValues: 'type=quick' })
-    return [...(newest.length ? [newestSection] : []), ...declared.filter((section) => section.items.length)]
+    const newestSection = renderSection(state, type, newest, {
+        title: '#NEWEST',
+        icon: 'clock',
+        searchValues: 'type=quick',
+    })
+    return [
+        ...(newest.length ? [newestSection] : []),
+        ...declared.filter((section) => section.items.length),
+    ]
 }
 
 const searchInput = (values: string | undefined) => {

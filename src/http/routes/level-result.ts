@@ -7,12 +7,25 @@ import { renderForm } from '../forms.js'
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { respond } from '../respond.js'
-import { answerSubmit, answerUpload, countWrite, readSubmission, requireServed, type Writes } from '../submissions.js'
+import {
+    answerSubmit,
+    answerUpload,
+    countWrite,
+    readSubmission,
+    requireServed,
+    type Writes,
+} from '../submissions.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
 /** The parts of the submitted replay Shelf reads; the rest is the app's summary, kept as text. */
-type SubmittedReplay = { title?: unknown; subtitle?: unknown; level?: { name?: unknown }; data?: { hash?: unknown }; configuration?: { hash?: unknown } }
+type SubmittedReplay = {
+    title?: unknown
+    subtitle?: unknown
+    level?: { name?: unknown }
+    data?: { hash?: unknown }
+    configuration?: { hash?: unknown }
+}
 
 /** Display text from the app, bounded: it becomes a field of a file in the folder. */
 const summary = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : '')
@@ -25,7 +38,9 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
     router.get('/levels/result/info', (ctx) => {
         const state = (ctx as ShelfContext).state.shelf
         const forms = writes ? state.catalog.settings.types.level.results : []
-        respond<ServerLevelResultInfo>(ctx, { submits: forms.map((form) => renderForm(form, state.renderer)) })
+        respond<ServerLevelResultInfo>(ctx, {
+            submits: forms.map((form) => renderForm(form, state.renderer)),
+        })
     })
     if (!writes) return
 
@@ -34,8 +49,15 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
         const submission = await readSubmission(ctx, catalog.settings.types.level.results, 'result')
         const replay = submission.body.replay as SubmittedReplay | undefined
         const hashes = [replay?.data?.hash, replay?.configuration?.hash]
-        if (!replay || typeof replay.level?.name !== 'string' || !hashes.every((hash) => typeof hash === 'string' && sha1Hex.test(hash))) {
-            throw new HttpError(400, '"replay" must be the ReplayItem of the play: its level, and its data and configuration with their SHA-1 hashes')
+        if (
+            !replay ||
+            typeof replay.level?.name !== 'string' ||
+            !hashes.every((hash) => typeof hash === 'string' && sha1Hex.test(hash))
+        ) {
+            throw new HttpError(
+                400,
+                '"replay" must be the ReplayItem of the play: its level, and its data and configuration with their SHA-1 hashes',
+            )
         }
         const levelName = replay.level.name
         if (!catalog.get('level', levelName)) notFound(`level "${levelName}" is not on this server`)
@@ -44,18 +66,42 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
         countWrite(ctx, writes, 'results', user)
         const name = generatedName()
         const did = `recorded a replay of levels/${levelName} as ${contentTypeInfos.replay.plural}/${name}`
-        await answerSubmit(ctx, writes, { user, did }, [{ hash: dataHash }, { hash: configurationHash }], async (uploaded) => {
-            const files = { data: uploaded.get(dataHash)!, configuration: uploaded.get(configurationHash)! }
-            for (const [role, bytes] of Object.entries(files)) {
-                if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new HttpError(400, `the replay's ${role} must be gzip-compressed JSON, as the app records it`)
-            }
-            const { record } = recordFromValues('replay', submission.values)
-            const fields = { title: summary(replay.title) || user.name, subtitle: summary(replay.subtitle), author: user.name, ...record, authorId: user.id, time: new Date().toISOString(), level: levelName }
-            // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
-            const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, { 'item.yaml': recordFile(fields, user), ...files })
-            await requireServed(writes, 'replay', name, unit)
-            return {}
-        })
+        await answerSubmit(
+            ctx,
+            writes,
+            { user, did },
+            [{ hash: dataHash }, { hash: configurationHash }],
+            async (uploaded) => {
+                const files = {
+                    data: uploaded.get(dataHash)!,
+                    configuration: uploaded.get(configurationHash)!,
+                }
+                for (const [role, bytes] of Object.entries(files)) {
+                    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+                        throw new HttpError(
+                            400,
+                            `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
+                        )
+                }
+                const { record } = recordFromValues('replay', submission.values)
+                const fields = {
+                    title: summary(replay.title) || user.name,
+                    subtitle: summary(replay.subtitle),
+                    author: user.name,
+                    ...record,
+                    authorId: user.id,
+                    time: new Date().toISOString(),
+                    level: levelName,
+                }
+                // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
+                const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, {
+                    'item.yaml': recordFile(fields, user),
+                    ...files,
+                })
+                await requireServed(writes, 'replay', name, unit)
+                return {}
+            },
+        )
     })
 
     router.post('/levels/result/upload', (ctx) => answerUpload(ctx, writes))

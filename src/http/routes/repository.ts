@@ -30,7 +30,9 @@ export const repositoryRoutes = (router: Router, containment: Containment) => {
     router.get('/repository/:hash', async (ctx) => {
         const hash = String(ctx.params.hash)
         if (!sha1Hex.test(hash)) notFound(`"${hash.slice(0, 60)}" is not a resource hash`)
-        const known = (ctx as ShelfContext).state.shelf.catalog.resources.get(hash) ?? notFound(`no resource with hash ${hash}`)
+        const known =
+            (ctx as ShelfContext).state.shelf.catalog.resources.get(hash) ??
+            notFound(`no resource with hash ${hash}`)
         // The file was inside when it was read; it may have become a link to anywhere since.
         const path = (await containment.servable(known.path)) ?? notFound(missingOnDisk(hash))
         const file = { ...known, path }
@@ -57,11 +59,21 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
     ctx.status = 200
     ctx.respond = false
     await new Promise<void>((resolve, reject) => {
-        send(ctx.req, file.path, { maxAge: cachedForSeconds * 1000, immutable: true, lastModified: false, etag: false })
+        send(ctx.req, file.path, {
+            maxAge: cachedForSeconds * 1000,
+            immutable: true,
+            lastModified: false,
+            etag: false,
+        })
             .on('error', (error: Error & { status?: number }) => {
                 ctx.res.statusCode = error.status ?? 500
                 ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
-                ctx.res.end(JSON.stringify({ message: error.status === 404 ? missingOnDisk(hash) : 'cannot read the resource' }))
+                ctx.res.end(
+                    JSON.stringify({
+                        message:
+                            error.status === 404 ? missingOnDisk(hash) : 'cannot read the resource',
+                    }),
+                )
                 resolve()
             })
             .on('end', resolve)

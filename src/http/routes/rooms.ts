@@ -1,5 +1,12 @@
 import type Router from '@koa/router'
-import type { RoomItem, ServerCreateRoomResponse, ServerItemDetails, ServerItemInfo, ServerItemList, ServerJoinRoomResponse } from '@sonolus/core'
+import type {
+    RoomItem,
+    ServerCreateRoomResponse,
+    ServerItemDetails,
+    ServerItemInfo,
+    ServerItemList,
+    ServerJoinRoomResponse,
+} from '@sonolus/core'
 import type { Auth } from '../../auth/auth.js'
 import type { ProtocolHeaders } from '../../config.js'
 import { renderRoom, renderRoomDetails } from '../../rooms/render-room.js'
@@ -21,8 +28,15 @@ export type Multiplayer = { rooms: RoomRegistry; url: string }
  * Rooms (E6, E7, and E8/E9/E12 for `rooms`). They live in memory rather than in the catalog, so
  * their answers are marked `no-store`: the response cache and the app both ask again.
  */
-export const roomRoutes = (router: Router, multiplayer: Multiplayer | undefined, auth: Auth, headers: ProtocolHeaders) => {
-    const offered = () => multiplayer ?? notFound('multiplayer is not offered by this server (start it with --multiplayer-url)')
+export const roomRoutes = (
+    router: Router,
+    multiplayer: Multiplayer | undefined,
+    auth: Auth,
+    headers: ProtocolHeaders,
+) => {
+    const offered = () =>
+        multiplayer ??
+        notFound('multiplayer is not offered by this server (start it with --multiplayer-url)')
 
     router.get('/rooms/info', (ctx) => {
         const state = (ctx as ShelfContext).state.shelf
@@ -31,10 +45,22 @@ export const roomRoutes = (router: Router, multiplayer: Multiplayer | undefined,
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
-            creates: multiplayer ? roomCreateForms(settings.creates).map((form) => renderForm(form, state.renderer)) : [],
+            creates: multiplayer
+                ? roomCreateForms(settings.creates).map((form) => renderForm(form, state.renderer))
+                : [],
             searches: [],
             sections: rooms.length
-                ? [{ title: '#NEWEST', icon: 'clock', itemType: 'room', items: rooms.slice(0, sectionSize).map((room) => renderRoom(room, state.renderer)), searchValues: 'type=quick' }]
+                ? [
+                      {
+                          title: '#NEWEST',
+                          icon: 'clock',
+                          itemType: 'room',
+                          items: rooms
+                              .slice(0, sectionSize)
+                              .map((room) => renderRoom(room, state.renderer)),
+                          searchValues: 'type=quick',
+                      },
+                  ]
                 : [],
         })
     })
@@ -63,7 +89,8 @@ export const roomRoutes = (router: Router, multiplayer: Multiplayer | undefined,
     router.get('/rooms/:roomName', (ctx) => {
         const state = (ctx as ShelfContext).state.shelf
         const name = String(ctx.params.roomName)
-        const room = multiplayer?.rooms.get(name) ?? notFound(`room "${name}" not found: it may have ended`)
+        const room =
+            multiplayer?.rooms.get(name) ?? notFound(`room "${name}" not found: it may have ended`)
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemDetails<RoomItem>>(ctx, renderRoomDetails(room, state.renderer))
     })
@@ -73,13 +100,27 @@ export const roomRoutes = (router: Router, multiplayer: Multiplayer | undefined,
         const state = (ctx as ShelfContext).state.shelf
         const name = String(ctx.params.roomName)
         const raw = await readJsonBytes(ctx)
-        const join = await auth.verifier.verify(raw, parseJsonBytes(raw), ctx.get(headers.signature) || undefined, { type: 'authenticateMultiplayer', room: name })
+        const join = await auth.verifier.verify(
+            raw,
+            parseJsonBytes(raw),
+            ctx.get(headers.signature) || undefined,
+            { type: 'authenticateMultiplayer', room: name },
+        )
         const { id, handle, name: userName } = join.body.userProfile
         const key = ctx.get(headers.roomKey)
         const room = key
-            ? rooms.open(name, key, { id, handle, name: userName }, () => roomSettingsFrom(roomCreateForms(state.catalog.settings.types.room.creates), state.query))
+            ? rooms.open(name, key, { id, handle, name: userName }, () =>
+                  roomSettingsFrom(
+                      roomCreateForms(state.catalog.settings.types.room.creates),
+                      state.query,
+                  ),
+              )
             : rooms.join(name)
-        respond<ServerJoinRoomResponse>(ctx, { url, type: 'round', session: roomSession(auth.signer, room, join, key !== '') })
+        respond<ServerJoinRoomResponse>(ctx, {
+            url,
+            type: 'round',
+            session: roomSession(auth.signer, room, join, key !== ''),
+        })
     })
 }
 
