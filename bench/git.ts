@@ -24,7 +24,7 @@ import { generatedName } from '../src/writes/content-writer.js'
 import { signWebhookBody } from '../src/git/webhook-signature.js'
 import { git, raiseWriteRates, seededRemote } from '../test/support/git-repos.js'
 import { signInPlayer, type Player } from '../test/support/player.js'
-import { copyContent, getJson, startTestServer, type TestServer } from '../test/support/server.js'
+import { copyContent, getJson, startTestServer } from '../test/support/server.js'
 import { createTestSigner, type TestSigner } from '../test/support/signing.js'
 import { formatNumber, log, renderTable } from './output.js'
 

@@ -2,7 +2,7 @@
  * The real command line, as a user runs it: `shelf serve …` in a child process, talked to over
  * HTTP, and its usage errors.
  */
-import type { LevelItem, ServerInfo, ServerItemDetails, ServerItemList } from '@sonolus/core'
+import type { LevelItem, ServerInfo, ServerItemDetails } from '@sonolus/core'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'

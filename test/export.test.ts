@@ -174,7 +174,11 @@ const comparePages = async (liveUrl: string, nginxUrl: string, unlinked: string[
         assert.not.match(html, /<form|type="search"|name="keywords"/, `${path} offers a search`)
         assert.not.match(html, /live\.js|data-live/, `${path} loads the live preview`)
         pages.push({ path, status: fromLive.status, body: fromLive.body })
-        for (const link of siteLinks(html)) if (!seen.has(link)) (seen.add(link), queue.push(link))
+        for (const link of siteLinks(html)) {
+            if (seen.has(link)) continue
+            seen.add(link)
+            queue.push(link)
+        }
     }
     // The browser's language does not pick the page's: the copy cannot ask the browser.
     const japanese = await fetch(`${liveUrl}/`, { headers: { 'accept-language': 'ja' } })

@@ -280,7 +280,7 @@ test('create, comment, edit, result, delete: each one commit by the player with 
 
     const removed = await alice.submit(`/posts/${postName}/submit`, { type: 'delete' })
     assert.is(removed.status, 200, removed.body.message)
-    assert.is(await commitCount(clone), ++count)
+    assert.is(await commitCount(clone), count + 1)
     await assertWriteCommit('Alice#1000', 'alice-id', `Alice#1000 deleted posts/${postName}`, [
         `D posts/${postName}/item.yaml`,
         `D posts/${postName}/thumbnail.png`,

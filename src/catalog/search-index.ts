@@ -427,7 +427,7 @@ export class ListSearch {
 
     find(terms: readonly string[]): Found {
         const index = this.index()
-        const { positions, slots } = this.placesIn(index)
+        const { slots } = this.placesIn(index)
         // The items holding a word that holds each part of a term are the items that may hold the
         // term; for a term of letters and digits only, exactly those that do. A single letter or
         // digit is in an item's set of characters. A longer part shorter than a trigram would need

@@ -1,4 +1,4 @@
-import type { Catalog, CatalogItem } from '../catalog/catalog.js'
+import type { Catalog } from '../catalog/catalog.js'
 import {
     optionFilter,
     runQuery,
