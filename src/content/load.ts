@@ -21,6 +21,8 @@ export type CommentRecord = {
     file: string
     author: LocalizedText
     authorId?: string
+    authorHandle?: string
+    authorUser?: string
     time: number
     content: string
 }
@@ -240,8 +242,8 @@ export class FolderLoader {
             }
             const record = await this.readRecord(file, 'comment')
             if (!record) return undefined
-            const { author, authorId, time } = record.data as { author: LocalizedText; authorId?: string; time: unknown }
-            return { name, file, author, authorId, time: parseTime(time) ?? 0, content: record.parsed.body ?? '' }
+            const { author, authorId, authorHandle, authorUser, time } = record.data as Pick<CommentRecord, 'author' | 'authorId' | 'authorHandle' | 'authorUser'> & { time: unknown }
+            return { name, file, author, authorId, authorHandle, authorUser, time: parseTime(time) ?? 0, content: record.parsed.body ?? '' }
         })
         return comments
             .filter((comment): comment is CommentRecord => comment !== undefined)
