@@ -53,7 +53,7 @@ export const readPlayResult = async (gzipped: Buffer): Promise<GameplayResult> =
     } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
             throw new Refusal(
-                'too-large',
+                'invalid',
                 `the replay's data unpacks to more than ${maxReplayDataBytes} bytes`,
             )
         throw invalid('is not gzip-compressed')
