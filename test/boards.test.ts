@@ -22,7 +22,13 @@ import {
     submitPlay,
 } from './support/plays.js'
 import { assertShape } from './support/response-shapes.js'
-import { copyContent, getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
+import {
+    copyContent,
+    getJson,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
 import { generousWriteLimits } from './support/write-limits.js'
 
@@ -38,7 +44,10 @@ const start = () =>
         content,
         cache,
         watch: true,
-        signIn: { signatureKey: signer.publicKeyFile, sessionSecret: 'a secret the restarted server shares' },
+        signIn: {
+            signatureKey: signer.publicKeyFile,
+            sessionSecret: 'a secret the restarted server shares',
+        },
     })
 
 const board = (level: string, name: string) => `${server.root}/levels/${level}/leaderboards/${name}`
@@ -119,14 +128,14 @@ test('the best play of each player ranks; a tie goes to the earlier play; lower-
     await play(players['carol-id']!, 'city-lights', hash, resultOf(950_000, 1))
     await play(players['alice-id']!, 'city-lights', hash, resultOf(800_000, 3))
     assert.equal(readable(await topRecords('city-lights', 'arcade')), [
-        '1 Alice 1,000,000',
-        '2 Bob 950,000',
-        '3 Carol 950,000',
+        '1 Alice#1000 1,000,000',
+        '2 Bob#1000 950,000',
+        '3 Carol#1000 950,000',
     ])
     assert.equal(readable(await topRecords('city-lights', 'fewest-misses')), [
-        '1 Alice 0',
-        '2 Bob 1',
-        '3 Carol 1',
+        '1 Alice#1000 0',
+        '2 Bob#1000 1',
+        '3 Carol#1000 1',
     ])
     const records = await topRecords('city-lights', 'arcade')
     for (const record of records) assert.ok(record.playerUser, 'each record links its player')
@@ -136,7 +145,10 @@ test('the best play of each player ranks; a tie goes to the earlier play; lower-
         `${board('city-lights', 'arcade')}/records/list`,
     )
     assertShape('ServerItemLeaderboardRecordList', list.body)
-    assert.equal({ pages: list.body.pageCount, records: list.body.records.length }, { pages: 1, records: 3 })
+    assert.equal(
+        { pages: list.body.pageCount, records: list.body.records.length },
+        { pages: 1, records: 3 },
+    )
     const details = await getJson<{ replays: { name: string; level: { name: string } }[] }>(
         `${board('city-lights', 'arcade')}/records/${records[0]!.name}`,
     )
@@ -149,27 +161,100 @@ test('every implausible play is refused with its reason, and nothing is written'
     const alice = players['alice-id']!
     const hash = await levelDataHash(server, 'morning-dew')
     const replaysBefore = (await getJson<{ items: unknown[] }>(`${server.root}/replays/list`)).body
-    const refused = async (what: string, status: number, reason: RegExp, answer: Awaited<ReturnType<typeof submitPlay>>) => {
+    const refused = async (
+        what: string,
+        status: number,
+        reason: RegExp,
+        answer: Awaited<ReturnType<typeof submitPlay>>,
+    ) => {
         const last = answer.upload ?? answer.submit
         assertJsonError(last, status, what)
         assert.match(last.body.message!, reason, what)
     }
-    await refused('counts that do not add up', 400, /do not add up/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, result: { ...resultOf(900_000), miss: 3 } }))
-    await refused('a negative score', 400, /arcadeScore is -1/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, result: resultOf(-1) }))
-    await refused('a score past any result', 400, /accuracyScore/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, result: { ...resultOf(1), accuracyScore: 1e15 } }))
-    await refused('a fractional count', 400, /combo is 7.5/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, result: { ...resultOf(1), combo: 7.5 } }))
-    await refused('data the level never served', 400, /never served/, await submitPlay(alice, { level: 'morning-dew', levelData: sha1(Buffer.from('another chart')) }))
+    await refused(
+        'counts that do not add up',
+        400,
+        /do not add up/,
+        await submitPlay(alice, {
+            level: 'morning-dew',
+            levelData: hash,
+            result: { ...resultOf(900_000), miss: 3 },
+        }),
+    )
+    await refused(
+        'a negative score',
+        400,
+        /arcadeScore is -1/,
+        await submitPlay(alice, { level: 'morning-dew', levelData: hash, result: resultOf(-1) }),
+    )
+    await refused(
+        'a score past any result',
+        400,
+        /accuracyScore/,
+        await submitPlay(alice, {
+            level: 'morning-dew',
+            levelData: hash,
+            result: { ...resultOf(1), accuracyScore: 1e15 },
+        }),
+    )
+    await refused(
+        'a fractional count',
+        400,
+        /combo is 7.5/,
+        await submitPlay(alice, {
+            level: 'morning-dew',
+            levelData: hash,
+            result: { ...resultOf(1), combo: 7.5 },
+        }),
+    )
+    await refused(
+        'data the level never served',
+        400,
+        /never served/,
+        await submitPlay(alice, {
+            level: 'morning-dew',
+            levelData: sha1(Buffer.from('another chart')),
+        }),
+    )
     const noPlayArea = replayDataOf(resultOf(1)) as Record<string, unknown>
     delete noPlayArea.playArea
-    await refused('JSON that is no ReplayData', 400, /"playArea"/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, data: gzipJson(noPlayArea) }))
-    await refused('a result without its grade', 400, /"result.grade"/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, result: { ...resultOf(1), grade: 'cheated' } }))
-    await refused('not gzip', 400, /gzip/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, data: Buffer.from('{}') }))
+    await refused(
+        'JSON that is no ReplayData',
+        400,
+        /"playArea"/,
+        await submitPlay(alice, {
+            level: 'morning-dew',
+            levelData: hash,
+            data: gzipJson(noPlayArea),
+        }),
+    )
+    await refused(
+        'a result without its grade',
+        400,
+        /"result.grade"/,
+        await submitPlay(alice, {
+            level: 'morning-dew',
+            levelData: hash,
+            result: { ...resultOf(1), grade: 'cheated' },
+        }),
+    )
+    await refused(
+        'not gzip',
+        400,
+        /gzip/,
+        await submitPlay(alice, { level: 'morning-dew', levelData: hash, data: Buffer.from('{}') }),
+    )
     // A megabyte that unpacks to a gigabyte: sixty-four gzip members of 16 MiB of zeros each.
     const member = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 })
     const bomb = Buffer.concat(Array.from({ length: 64 }, () => member))
     assert.ok(bomb.length < 2 * 1024 * 1024, `the bomb is ${bomb.length} bytes`)
     const started = Date.now()
-    await refused('a gzip bomb', 400, /unpacks to more than/, await submitPlay(alice, { level: 'morning-dew', levelData: hash, data: bomb }))
+    await refused(
+        'a gzip bomb',
+        400,
+        /unpacks to more than/,
+        await submitPlay(alice, { level: 'morning-dew', levelData: hash, data: bomb }),
+    )
     assert.ok(Date.now() - started < 10_000, 'refused without unpacking the gigabyte')
     assert.equal(
         (await getJson<{ items: unknown[] }>(`${server.root}/replays/list`)).body,
@@ -182,20 +267,50 @@ test('every implausible play is refused with its reason, and nothing is written'
 test('a banned player: their play and their comment are refused, with the reason', async () => {
     const mallory = players['mallory-id']!
     const hash = await levelDataHash(server, 'morning-dew')
-    const answer = await submitPlay(mallory, { level: 'morning-dew', levelData: hash, result: resultOf(1_000_000) })
+    const answer = await submitPlay(mallory, {
+        level: 'morning-dew',
+        levelData: hash,
+        result: resultOf(1_000_000),
+    })
     assertJsonError(answer.submit, 403, 'a banned player')
     assert.match(answer.submit.body.message!, /made-up scores/)
-    const comment = await mallory.submit('/levels/morning-dew/community/submit', { type: 'comment', content: 'hi' })
+    const comment = await mallory.submit('/levels/morning-dew/community/submit', {
+        type: 'comment',
+        content: 'hi',
+    })
     assertJsonError(comment, 403, "a banned player's comment")
     // A play of theirs that reaches the folder another way is not ranked, and the log says why.
-    await writeFile(join(content, 'server.yaml'), (await readFile(join(content, 'server.yaml'), 'utf8')).replace('mallory-id', 'nobody-id'))
-    await until(() => submitPlay(mallory, { level: 'morning-dew', levelData: hash, result: resultOf(990_000) }).then((a) => a.upload?.status ?? a.submit.status), (status) => status === 200, 'mallory unbanned')
-    assert.equal(readable(await topRecords('morning-dew', 'arcade')), ['1 Mallory 990,000'])
-    await writeFile(join(content, 'server.yaml'), (await readFile(join(content, 'server.yaml'), 'utf8')).replace('nobody-id', 'mallory-id'))
-    await until(() => topRecords('morning-dew', 'arcade'), (records) => records.length === 0, 'banned again: off the board')
-    const problems = await getJson<{ problems: { file: string; message: string }[] }>(`${server.url}/_shelf/problems`)
+    await writeFile(
+        join(content, 'server.yaml'),
+        (await readFile(join(content, 'server.yaml'), 'utf8')).replace('mallory-id', 'nobody-id'),
+    )
+    await until(
+        () =>
+            submitPlay(mallory, {
+                level: 'morning-dew',
+                levelData: hash,
+                result: resultOf(990_000),
+            }).then((a) => a.upload?.status ?? a.submit.status),
+        (status) => status === 200,
+        'mallory unbanned',
+    )
+    assert.equal(readable(await topRecords('morning-dew', 'arcade')), ['1 Mallory#1000 990,000'])
+    await writeFile(
+        join(content, 'server.yaml'),
+        (await readFile(join(content, 'server.yaml'), 'utf8')).replace('nobody-id', 'mallory-id'),
+    )
+    await until(
+        () => topRecords('morning-dew', 'arcade'),
+        (records) => records.length === 0,
+        'banned again: off the board',
+    )
+    const problems = await getJson<{ problems: { file: string; message: string }[] }>(
+        `${server.url}/_shelf/problems`,
+    )
     assert.ok(
-        problems.body.problems.some((problem) => /not ranked: .*made-up scores/.test(problem.message)),
+        problems.body.problems.some((problem) =>
+            /not ranked: .*made-up scores/.test(problem.message),
+        ),
         'the log says why the play is not ranked',
     )
 })
@@ -205,48 +320,81 @@ test('a chart change starts empty boards; the old ones stay listed and readable'
     const ranked = await topRecords('city-lights', 'arcade')
     const data = join(content, 'levels', 'city-lights', 'data.json')
     const chart = JSON.parse(await readFile(data, 'utf8')) as { entities: unknown[] }
-    await writeFile(data, JSON.stringify({ ...chart, entities: [...chart.entities, ...chart.entities.slice(-1)] }))
-    const after = await until(() => levelDataHash(server, 'city-lights'), (hash) => hash !== before, 'the new chart served')
+    await writeFile(
+        data,
+        JSON.stringify({ ...chart, entities: [...chart.entities, ...chart.entities.slice(-1)] }),
+    )
+    const after = await until(
+        () => levelDataHash(server, 'city-lights'),
+        (hash) => hash !== before,
+        'the new chart served',
+    )
     const names = await boardNames('city-lights')
     const old = `arcade.${before.slice(0, 8)}`
-    assert.equal(names.map((entry) => entry.name), ['arcade', 'fewest-misses', old, `fewest-misses.${before.slice(0, 8)}`])
+    assert.equal(
+        names.map((entry) => entry.name),
+        ['arcade', 'fewest-misses', old, `fewest-misses.${before.slice(0, 8)}`],
+    )
     assert.match(names[2]!.title, /^Arcade score \(until \d{4}-\d\d-\d\d\)$/)
     assert.equal(await topRecords('city-lights', 'arcade'), [], 'the new chart has empty boards')
-    assert.equal(readable(await topRecords('city-lights', old)), readable(ranked), 'the old records are still there')
+    assert.equal(
+        readable(await topRecords('city-lights', old)),
+        readable(ranked),
+        'the old records are still there',
+    )
     await play(players['bob-id']!, 'city-lights', after, resultOf(700_000, 4))
-    assert.equal(readable(await topRecords('city-lights', 'arcade')), ['1 Bob 700,000'])
+    assert.equal(readable(await topRecords('city-lights', 'arcade')), ['1 Bob#1000 700,000'])
     // A play on the old chart (an app that had not updated yet) still counts, on the old board.
     await play(players['carol-id']!, 'city-lights', before, resultOf(990_000))
-    assert.equal(readable(await topRecords('city-lights', old)), ['1 Alice 1,000,000', '2 Carol 990,000', '3 Bob 950,000'])
+    assert.equal(readable(await topRecords('city-lights', old)), [
+        '1 Alice#1000 1,000,000',
+        '2 Carol#1000 990,000',
+        '3 Bob#1000 950,000',
+    ])
 })
 
 test('a title edit keeps the boards', async () => {
     const record = join(content, 'levels', 'city-lights', 'item.yaml')
     const boards = readable(await topRecords('city-lights', 'arcade'))
-    await writeFile(record, (await readFile(record, 'utf8')).replace(/^title: .*$/m, 'title: City Lights (remastered title)'))
-    await until(() => getJson<{ item: { title: string } }>(`${server.root}/levels/city-lights`), (answer) => answer.body.item.title === 'City Lights (remastered title)', 'the new title')
+    await writeFile(
+        record,
+        (await readFile(record, 'utf8')).replace(
+            /^title: .*$/m,
+            'title: City Lights (remastered title)',
+        ),
+    )
+    await until(
+        () => getJson<{ item: { title: string } }>(`${server.root}/levels/city-lights`),
+        (answer) => answer.body.item.title === 'City Lights (remastered title)',
+        'the new title',
+    )
     assert.equal(readable(await topRecords('city-lights', 'arcade')), boards)
     assert.is((await boardNames('city-lights')).length, 4)
 })
 
 test("a replay taken out of the folder takes its record off; the player's next best comes back", async () => {
-    const hash = await levelDataHash(server, 'rough-sketch')
-    await play(players['bob-id']!, 'rough-sketch', hash, resultOf(800_000, 2))
-    await play(players['bob-id']!, 'rough-sketch', hash, resultOf(999_000, 0))
-    await play(players['carol-id']!, 'rough-sketch', hash, resultOf(900_000, 1))
-    const [best] = await topRecords('rough-sketch', 'arcade')
+    const hash = await levelDataHash(server, 'thunder-road')
+    await play(players['bob-id']!, 'thunder-road', hash, resultOf(800_000, 2))
+    await play(players['bob-id']!, 'thunder-road', hash, resultOf(999_000, 0))
+    await play(players['carol-id']!, 'thunder-road', hash, resultOf(900_000, 1))
+    const [best] = await topRecords('thunder-road', 'arcade')
     assert.is(best!.value, '999,000')
     await rm(join(content, 'replays', best!.name), { recursive: true })
-    const records = await until(() => topRecords('rough-sketch', 'arcade'), (records) => records[0]?.value !== '999,000', 'the record off')
-    assert.equal(readable(records), ['1 Carol 900,000', '2 Bob 800,000'])
+    const records = await until(
+        () => topRecords('thunder-road', 'arcade'),
+        (records) => records[0]?.value !== '999,000',
+        'the record off',
+    )
+    assert.equal(readable(records), ['1 Carol#1000 900,000', '2 Bob#1000 800,000'])
 })
 
 test('a restart rebuilds the same boards, the old revisions included', async () => {
-    const levels = ['city-lights', 'rough-sketch', 'morning-dew']
+    const levels = ['city-lights', 'thunder-road', 'morning-dew']
     const read = async () => {
         const boards: Record<string, string[]> = {}
         for (const level of levels)
-            for (const { name } of await boardNames(level)) boards[`${level}/${name}`] = readable(await topRecords(level, name))
+            for (const { name } of await boardNames(level))
+                boards[`${level}/${name}`] = readable(await topRecords(level, name))
         return boards
     }
     const before = await read()

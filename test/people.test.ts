@@ -20,7 +20,13 @@ import { launchBrowser } from './support/browser.js'
 import { signInPlayer, type Player } from './support/player.js'
 import { levelDataHash, play, resultOf } from './support/plays.js'
 import { assertShape } from './support/response-shapes.js'
-import { copyContent, getJson, startTestServer, temporaryFolder, type TestServer } from './support/server.js'
+import {
+    copyContent,
+    getJson,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
 import { createTestSigner } from './support/signing.js'
 import { generousWriteLimits } from './support/write-limits.js'
 
@@ -42,14 +48,22 @@ test.before(async () => {
     await generousWriteLimits(content)
     ;[browser, server] = await Promise.all([
         launchBrowser(),
-        startTestServer({ content, cache, watch: true, signIn: { signatureKey: signer.publicKeyFile } }),
+        startTestServer({
+            content,
+            cache,
+            watch: true,
+            signIn: { signatureKey: signer.publicKeyFile },
+        }),
     ])
     alice = await signInPlayer(server, signer, 'alice-player', 'Alice P')
     sneaky = await signInPlayer(server, signer, 'eve-id', sneakyName, sneakyHandle)
     const hash = await levelDataHash(server, 'first-steps')
     await play(alice, 'first-steps', hash, resultOf(990_000))
     await play(sneaky, 'first-steps', hash, resultOf(995_000))
-    const comment = await sneaky.submit('/levels/night-drive/community/submit', { type: 'comment', content: 'nice' })
+    const comment = await sneaky.submit('/levels/night-drive/community/submit', {
+        type: 'comment',
+        content: 'nice',
+    })
     assert.is(comment.status, 200, comment.body.message)
 })
 
@@ -68,15 +82,31 @@ test('users/info and users/list: authors and players, newest active first', asyn
     assert.is(list.status, 200)
     assertShape('UserList', list.body)
     const names = list.body.items.map((user) => user.name)
-    assert.equal(names.slice(0, 2), ['eve-id', 'alice-player'], 'the players who wrote last come first')
-    for (const author of ['alice', 'bob', 'carol']) assert.ok(names.includes(author), `${author} (an author of the content) is listed`)
+    assert.equal(
+        names.slice(0, 2),
+        ['eve-id', 'alice-player'],
+        'the players who wrote last come first',
+    )
+    for (const author of ['alice', 'bob', 'carol'])
+        assert.ok(names.includes(author), `${author} (an author of the content) is listed`)
     const eve = list.body.items[0]!
-    assert.equal({ title: eve.title, handle: eve.handle }, { title: `${sneakyName}#${sneakyHandle}`, handle: sneakyHandle })
+    assert.equal(
+        { title: eve.title, handle: eve.handle },
+        { title: `${sneakyName}#${sneakyHandle}`, handle: sneakyHandle },
+    )
 })
 
 test('quick search by name and by handle', async () => {
-    assert.equal((await users('?keywords=alice%20p')).body.items.map((user) => user.name), ['alice-player'])
-    assert.equal((await users(`?keywords=${encodeURIComponent(sneakyHandle)}`)).body.items.map((user) => user.name), ['eve-id'])
+    assert.equal(
+        (await users('?keywords=alice%20p')).body.items.map((user) => user.name),
+        ['alice-player'],
+    )
+    assert.equal(
+        (await users(`?keywords=${encodeURIComponent(sneakyHandle)}`)).body.items.map(
+            (user) => user.name,
+        ),
+        ['eve-id'],
+    )
     assert.equal((await users('?keywords=nobody-at-all')).body.items, [])
 })
 
@@ -101,34 +131,62 @@ test("a person's details: their file, what they made, and their best records", a
 })
 
 test('every item, comment and record links its person, as @sonolus/core types them', async () => {
-    const level = await getJson<ServerItemDetails<{ authorUser?: UserItem }>>(`${server.root}/levels/night-drive`)
+    const level = await getJson<ServerItemDetails<{ authorUser?: UserItem }>>(
+        `${server.root}/levels/night-drive`,
+    )
     assertShape('LevelDetails', level.body)
     assert.is(level.body.item.authorUser?.name, 'bob', 'authorUser: bob in its record')
-    const community = await getJson<ServerItemCommunityInfo>(`${server.root}/levels/night-drive/community/info`)
+    const community = await getJson<ServerItemCommunityInfo>(
+        `${server.root}/levels/night-drive/community/info`,
+    )
     assertShape('ServerItemCommunityInfo', community.body)
     const comment = community.body.topComments.find((entry) => entry.authorUser?.name === 'eve-id')
     assert.ok(comment, "a player's comment links the player")
-    const replays = await getJson<ServerItemList<{ authorUser?: UserItem }>>(`${server.root}/replays/list`)
+    const replays = await getJson<ServerItemList<{ authorUser?: UserItem }>>(
+        `${server.root}/replays/list`,
+    )
     assertShape('ReplayList', replays.body)
-    assert.ok(replays.body.items.every((replay) => replay.authorUser), 'every replay has its person')
-    const records = await getJson<{ topRecords: { playerUser?: UserItem }[] }>(`${server.root}/levels/first-steps/leaderboards/arcade`)
+    assert.ok(
+        replays.body.items.every((replay) => replay.authorUser),
+        'every replay has its person',
+    )
+    const records = await getJson<{ topRecords: { playerUser?: UserItem }[] }>(
+        `${server.root}/levels/first-steps/leaderboards/arcade`,
+    )
     assertShape('ServerItemLeaderboardDetails', records.body)
-    assert.equal(records.body.topRecords.map((record) => record.playerUser?.name), ['eve-id', 'alice-player'])
+    assert.equal(
+        records.body.topRecords.map((record) => record.playerUser?.name),
+        ['eve-id', 'alice-player'],
+    )
 })
 
 test("an owner's users/<name> file shows at once, and its problems are reported", async () => {
-    await writeFile(join(content, 'users', 'alice', 'item.yaml'), 'title: Alice the Author\nhandle: "0042"\n')
+    await writeFile(
+        join(content, 'users', 'alice', 'item.yaml'),
+        'title: Alice the Author\nhandle: "0042"\n',
+    )
     const deadline = Date.now() + 20_000
-    while ((await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice`)).body.item.handle !== '0042') {
+    while (
+        (await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice`)).body.item
+            .handle !== '0042'
+    ) {
         assert.ok(Date.now() < deadline, 'the edit of users/alice is served')
         await new Promise((resolve) => server.events.once('reload', resolve))
     }
     await writeFile(join(content, 'users', 'alice', 'item.yaml'), 'titel: typo\n')
-    while (!JSON.stringify((await getJson(`${server.url}/_shelf/problems`)).body).includes('users/alice/item.yaml')) {
+    while (
+        !JSON.stringify((await getJson(`${server.url}/_shelf/problems`)).body).includes(
+            'users/alice/item.yaml',
+        )
+    ) {
         assert.ok(Date.now() < deadline, 'the problem is reported')
         await new Promise((resolve) => server.events.once('reload', resolve))
     }
-    assert.is((await getJson(`${server.root}/users/alice`)).status, 200, 'the person is still there')
+    assert.is(
+        (await getJson(`${server.root}/users/alice`)).status,
+        200,
+        'the person is still there',
+    )
 })
 
 test("a person's web page in a real browser: a player's name and handle are text, and it opens in the app", async () => {
@@ -139,7 +197,11 @@ test("a person's web page in a real browser: a player's name and handle are text
         const text = await page.textContent('body')
         assert.ok(text!.includes(sneakyName), 'the name as written')
         assert.ok(text!.includes(sneakyHandle), 'the handle as written')
-        assert.is(await page.evaluate(() => (window as { pwned?: number }).pwned), undefined, 'no script of theirs ran')
+        assert.is(
+            await page.evaluate(() => (window as { pwned?: number }).pwned),
+            undefined,
+            'no script of theirs ran',
+        )
         const open = await page.getAttribute('a[href^="https://open.sonolus.com/"]', 'href')
         assert.match(open!, /\/users\/eve-id$/)
     } finally {

@@ -124,8 +124,9 @@ export class BoardBook {
             if (!levelRecord) continue
             for (const view of this.viewsOf(levelRecord)) {
                 if (view.revision.hash !== placed.hash) continue
-                const record = view.board.recordOf(placed.replay.name, player)
-                if (record) records.push({ level: placed.level, view, ...record })
+                const play = view.board.record(placed.replay.name)
+                if (play)
+                    records.push({ level: placed.level, view, play, rank: view.board.rankOf(play) })
             }
         }
         return records
@@ -136,13 +137,16 @@ export class BoardBook {
         return [...this.unranked.values()]
     }
 
-    /** Why a play of this replay would not rank, before it is written; undefined when it would. */
-    refusalOf(level: string, hash: string, player: string): string | undefined {
-        const banned = this.settings.banned.get(player)
-        if (banned !== undefined) return `you may not play for the boards of this server: ${banned}`
+    /** Why a play on this data of a level cannot rank; undefined when it can. */
+    whyUnplayable(level: string, hash: string): string | undefined {
         if (!this.revisions.revision(level, hash))
-            return `the play was on level data (${hash}) that levels/${level} never served`
+            return `it was played on level data (${hash}) that levels/${level} never served`
         return undefined
+    }
+
+    /** A play's result read from its data as it was submitted. */
+    remember(hash: string, result: GameplayResult) {
+        this.plays.remember(hash, result)
     }
 
     private rebuild(inputs: BoardInputs) {
@@ -211,7 +215,8 @@ export class BoardBook {
         const reason =
             hash === undefined
                 ? 'it does not say which chart it was played on (no levelData)'
-                : (this.refusalOf(levelName, hash, player) ??
+                : (banned(this.settings, player) ??
+                  this.whyUnplayable(levelName, hash) ??
                   (!reading
                       ? "its data is not one Shelf serves (an external Srl): the result can't be read"
                       : 'problem' in reading
@@ -253,6 +258,11 @@ export class BoardBook {
         const byName = this.boards.get(placed.level)?.get(placed.hash)
         for (const [name, play] of placed.plays) byName?.get(name)?.remove(play)
     }
+}
+
+const banned = (settings: ServerSettings, player: string) => {
+    const reason = settings.banned.get(player)
+    return reason === undefined ? undefined : `the player is banned: ${reason}`
 }
 
 const mapText = (text: LocalizedText, map: (text: string) => string): LocalizedText =>

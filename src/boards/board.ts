@@ -24,6 +24,8 @@ export const playOrder =
 export class Board {
     /** Every player's best play, best first. */
     private readonly best: RankedPlay[] = []
+    /** The records by the name of their replay. */
+    private readonly records = new Map<string, RankedPlay>()
     /** Each player's plays, best first. */
     private readonly byPlayer = new Map<string, RankedPlay[]>()
     private readonly order: Order<RankedPlay>
@@ -67,23 +69,23 @@ export class Board {
         return this.best.slice(start, start + count)
     }
 
-    /** The best play of a player that is a record here, with its 1-based rank. */
-    recordOf(replay: string, player: string): { play: RankedPlay; rank: number } | undefined {
-        const play = this.byPlayer.get(player)?.[0]
-        if (!play || play.replay !== replay) return undefined
-        return { play, rank: insertionIndex(this.best, play, this.order) + 1 }
+    /** The 1-based rank of a record. */
+    rankOf(play: RankedPlay) {
+        return insertionIndex(this.best, play, this.order) + 1
     }
 
-    /** A player's record, when they have one here. */
-    bestOf(player: string): RankedPlay | undefined {
-        return this.byPlayer.get(player)?.[0]
+    /** The record of a replay: the play, when it is its player's best. */
+    record(replay: string): RankedPlay | undefined {
+        return this.records.get(replay)
     }
 
     private insert(play: RankedPlay) {
         this.best.splice(insertionIndex(this.best, play, this.order), 0, play)
+        this.records.set(play.replay, play)
     }
 
     private take(play: RankedPlay) {
         this.best.splice(insertionIndex(this.best, play, this.order), 1)
+        this.records.delete(play.replay)
     }
 }

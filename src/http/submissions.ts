@@ -8,6 +8,7 @@ import type { FormValues } from '../writes/item-files.js'
 import type { ContentWriter, WriteChange } from '../writes/content-writer.js'
 import type { UploadedFiles, UploadKeys } from '../writes/upload-keys.js'
 import { readUploadedFiles } from '../writes/uploaded-files.js'
+import { refuseBanned } from '../writes/permissions.js'
 import type { WriteRates } from '../writes/write-rates.js'
 import { decodeOption } from '../content/form-values.js'
 import { HttpError } from './http-error.js'
@@ -50,6 +51,7 @@ export const readSubmission = async (
     what: string,
 ): Promise<Submission> => {
     const user = signedInUser(ctx)
+    refuseBanned(user, (ctx as ShelfContext).state.shelf.catalog.settings.banned)
     const body = await readJson(ctx)
     if (
         typeof body !== 'object' ||

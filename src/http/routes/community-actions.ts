@@ -61,6 +61,7 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
                     {
                         author: displayName(user),
                         authorId: user.id,
+                        authorHandle: user.handle,
                         time: new Date().toISOString(),
                     },
                     { lineWidth: 0 },

@@ -58,6 +58,7 @@ const renderComment = (
 ): ServerItemCommunityComment => ({
     name: comment.name,
     author: state.renderer.text(comment.author),
+    authorUser: state.renderer.authorUser(comment),
     time: comment.time,
     content: comment.content,
     actions:

@@ -51,6 +51,7 @@ export const createRoutes = (router: Router, writes: Writes) => {
             ...record,
             author: record.author ?? user.name,
             authorId: user.id,
+            authorHandle: user.handle,
             time: new Date().toISOString(),
         }
         await answerSubmit(

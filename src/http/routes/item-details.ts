@@ -7,14 +7,23 @@ import { itemLocation } from '../../writes/content-writer.js'
 import { mayModify } from '../../writes/permissions.js'
 import { renderForms } from '../forms.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
-import { itemParam, respond } from '../respond.js'
+import { itemParam, protocolTypeParam, respond } from '../respond.js'
+import { notFound } from '../http-error.js'
+import { userDetails } from '../../answers/users.js'
+import { leaderboardEntry, leaderboardsOf } from '../../answers/boards.js'
 import { renderSection, sectionSize } from '../sections.js'
 
 /** E12: one item's page, with what relates to it and what the player may do to it. */
 export const itemDetailsRoutes = (router: Router, writable: boolean) => {
     router.get('/:type/:itemName', (ctx) => {
-        const item = itemParam(ctx as ShelfContext)
         const state = (ctx as ShelfContext).state.shelf
+        if (protocolTypeParam(ctx) === 'user') {
+            const name = String(ctx.params.itemName)
+            const person = state.catalog.people.get(name) ?? notFound(`user "${name}" not found`)
+            respond(ctx, userDetails(state, person))
+            return
+        }
+        const item = itemParam(ctx as ShelfContext)
         respond<ServerItemDetails<AnyItem>>(ctx, {
             item: state.renderer.item(item),
             description: state.renderer.optionalText(item.fields.description),
@@ -24,11 +33,9 @@ export const itemDetailsRoutes = (router: Router, writable: boolean) => {
                     ? renderForms(state.catalog.settings.types[item.type].actions, state.renderer)
                     : [],
             hasCommunity: hasCommunity(state.catalog, item, writable),
-            leaderboards: state.catalog.leaderboardsOf(item).map((leaderboard) => ({
-                name: leaderboard.name,
-                title: state.renderer.text(leaderboard.title),
-                description: state.renderer.optionalText(leaderboard.description),
-            })),
+            leaderboards: leaderboardsOf(state.catalog, item).map((leaderboard) =>
+                leaderboardEntry(state, leaderboard),
+            ),
             sections: detailSections(state, item),
         })
     })

@@ -4,6 +4,7 @@ import type { CatalogItem } from '../../catalog/catalog.js'
 import type { FormDeclaration } from '../../content/server-settings.js'
 import { isContentType, type ContentType } from '../../content/item-types.js'
 import { renderForms } from '../forms.js'
+import { userInfo, userList } from '../../answers/users.js'
 import { readItemQuery, selectItems } from '../item-query.js'
 import { pageSizes, paginate } from '../pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
@@ -15,6 +16,7 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
     router.get('/:type/info', (ctx) => {
         const type = protocolTypeParam(ctx)
         const state = (ctx as ShelfContext).state.shelf
+        if (type === 'user') return respond(ctx, userInfo(state))
         const settings = state.catalog.settings.types[type]
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
@@ -30,6 +32,7 @@ export const itemTypeRoutes = (router: Router, writable: boolean) => {
     router.get('/:type/list', (ctx) => {
         const type = protocolTypeParam(ctx)
         const state = (ctx as ShelfContext).state.shelf
+        if (type === 'user') return respond(ctx, userList(state))
         const settings = state.catalog.settings.types[type]
         const items = isContentType(type)
             ? selectItems(
