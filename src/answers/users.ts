@@ -36,9 +36,6 @@ const sectionOrder: ContentType[] = [
     ...contentTypes.filter((type) => !['level', 'playlist', 'post'].includes(type)),
 ]
 
-/** How many of a person's best records their page shows. */
-const recordCount = 20
-
 /** E8 for users: the most recently active people. */
 export const userInfo = (view: RequestView): ServerItemInfo => {
     const newest = view.catalog.people.listed.slice(0, sectionSize)
@@ -116,9 +113,12 @@ const madeSections = (view: RequestView, person: Person): ServerItemSection[] =>
         ]
     })
 
-/** Their best play on each board, best rank first, each replay tagged with its rank and board. */
+/**
+ * Their best records, best rank first, each replay tagged with its rank and board: a few, as
+ * every section, since each replay carries its whole level.
+ */
 const recordSection = (view: RequestView, person: Person): ServerItemSection[] => {
-    const records = recordsOfPerson(view, person).slice(0, recordCount)
+    const records = recordsOfPerson(view, person).slice(0, sectionSize)
     if (!records.length) return []
     return [
         {
