@@ -126,7 +126,7 @@ const referencesOf = (request: PageRequest, item: CatalogItem) =>
     })
 
 /** A section's title: the app's type keys (`#LEVEL`, for "levels using this") read as the type's name. */
-const sectionTitle = (request: PageRequest, title: string) => {
+export const sectionTitle = (request: PageRequest, title: string) => {
     if (title === Text.SameAuthor) return request.t.sameAuthor
     const type = contentTypes.find((candidate) => `#${candidate.toUpperCase()}` === title)
     return type ? typeTitle(type, request.page.locale) : readableText(title)

@@ -7,6 +7,7 @@ import { assets, assetsPrefix } from '../../web/assets.js'
 import { commentsPage, leaderboardPage } from '../../web/community-pages.js'
 import { homePage } from '../../web/home-page.js'
 import { itemPage } from '../../web/item-page.js'
+import { personPage } from '../../web/person-page.js'
 import { listPage } from '../../web/list-page.js'
 import type { LivePreview } from '../../web/live-preview.js'
 import { chooseLocale, exportedLocale } from '../../web/locale.js'
@@ -151,6 +152,15 @@ export const webPageRoutes = (
         page((request, ctx) => {
             const type = typeOf(ctx)
             return type && listPage(request, type)
+        }),
+    )
+    router.get(
+        '/users/:userName',
+        page((request, ctx) => {
+            const person = request.catalog.people.get(String(ctx.params.userName))
+            if (person) return personPage(request, person)
+            ctx.status = 404
+            return notFoundPage(request, ctx.path)
         }),
     )
     router.get(
