@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { JsonLog } from '../util/json-log.js'
 
 /** A revision of a level's chart: its data's hash, and when this server served it from and until. */
 export type Revision = { hash: string; from: number; until?: number }
@@ -13,27 +12,13 @@ type Entry = { level: string; hash: string; at: number }
  */
 export class ChartRevisions {
     private readonly levels = new Map<string, Revision[]>()
-    private pending: Entry[] = []
 
-    private constructor(private readonly file: string | undefined) {}
+    private constructor(private readonly log: JsonLog<Entry>) {}
 
     /** The revisions kept in `file`; without a file, only what this process sees. */
     static open(file?: string) {
-        const revisions = new ChartRevisions(file)
-        let text = ''
-        try {
-            text = file ? readFileSync(file, 'utf8') : ''
-        } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        }
-        for (const line of text.split('\n')) {
-            // A line cut short by a crash is the one thing a log can hold that is not an entry.
-            try {
-                if (line) revisions.apply(JSON.parse(line) as Entry)
-            } catch {
-                continue
-            }
-        }
+        const revisions = new ChartRevisions(new JsonLog(file))
+        for (const entry of revisions.log.read()) revisions.apply(entry)
         return revisions
     }
 
@@ -42,7 +27,7 @@ export class ChartRevisions {
         if (this.current(level)?.hash === hash) return
         const entry = { level, hash, at }
         this.apply(entry)
-        this.pending.push(entry)
+        this.log.add(entry)
     }
 
     current(level: string): Revision | undefined {
@@ -57,13 +42,7 @@ export class ChartRevisions {
 
     /** What was observed since the last flush, appended to the log. */
     flush() {
-        if (!this.pending.length || !this.file) return
-        mkdirSync(dirname(this.file), { recursive: true })
-        appendFileSync(
-            this.file,
-            this.pending.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
-        )
-        this.pending = []
+        this.log.flush()
     }
 
     /** A data served again (a chart change undone) makes its revision the current one again. */

@@ -1,8 +1,8 @@
 import type { GameplayResult } from '@sonolus/core'
-import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import type { ItemRecord } from '../content/load.js'
+import { JsonLog } from '../util/json-log.js'
 import { mapLimit } from '../util/map-limit.js'
 import { Refusal } from '../util/refusal.js'
 import { maxReplayDataBytes, readPlayResult } from './play-result.js'
@@ -29,27 +29,13 @@ export const replayData = (replay: ItemRecord) => {
  */
 export class PlayResults {
     private readonly known = new Map<string, PlayReading>()
-    private pending: Entry[] = []
 
-    private constructor(private readonly file: string | undefined) {}
+    private constructor(private readonly log: JsonLog<Entry>) {}
 
+    /** The results kept in `file`; without a file, only what this process reads. */
     static open(file?: string) {
-        const results = new PlayResults(file)
-        let text = ''
-        try {
-            text = file ? readFileSync(file, 'utf8') : ''
-        } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        }
-        for (const line of text.split('\n')) {
-            try {
-                if (!line) continue
-                const { hash, ...reading } = JSON.parse(line) as Entry
-                results.known.set(hash, reading)
-            } catch {
-                continue
-            }
-        }
+        const results = new PlayResults(new JsonLog(file))
+        for (const { hash, ...reading } of results.log.read()) results.known.set(hash, reading)
         return results
     }
 
@@ -74,24 +60,14 @@ export class PlayResults {
             const { hash, path } = replayData(replay)!
             this.add({ hash, ...(await readingOf(path)) })
         })
-        this.flush()
+        this.log.flush()
     }
 
     private add(entry: Entry) {
         const { hash, ...reading } = entry
         if (this.known.has(hash)) return
         this.known.set(hash, reading)
-        this.pending.push(entry)
-    }
-
-    private flush() {
-        if (!this.pending.length || !this.file) return
-        mkdirSync(dirname(this.file), { recursive: true })
-        appendFileSync(
-            this.file,
-            this.pending.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
-        )
-        this.pending = []
+        this.log.add(entry)
     }
 }
 
