@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa'
 import type { Catalog } from '../catalog/catalog.js'
-import { ItemRenderer } from '../catalog/render-item.js'
+import { ItemRenderer } from '../answers/render-item.js'
 import { optionFilter, type ItemFilter } from '../catalog/search.js'
 import type { SessionUser } from '../auth/sessions.js'
 import type { ContentType } from '../content/item-types.js'

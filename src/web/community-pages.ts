@@ -1,6 +1,6 @@
 import type { CatalogItem } from '../catalog/catalog.js'
 import type { LeaderboardEntryRecord, LeaderboardRecord } from '../content/load.js'
-import { pageSizes, paginate } from '../http/pagination.js'
+import { pageSizes, paginate } from '../answers/pagination.js'
 import { commentView } from './comment-view.js'
 import { itemCard, itemPath } from './item-cards.js'
 import { canonicalLink, layoutData, pageLink, type PageRequest } from './page-frame.js'

@@ -1,5 +1,5 @@
 import type { Catalog, CatalogItem } from '../catalog/catalog.js'
-import type { AnyItem } from '../catalog/render-item.js'
+import type { AnyItem } from '../answers/render-item.js'
 import { contentTypeInfos, type ContentType } from '../content/item-types.js'
 import { pageLink, resourceLink, type PageRequest } from './page-frame.js'
 import { format, readableText } from './ui-text.js'

@@ -1,6 +1,6 @@
 import { Text } from '@sonolus/core'
 import type { CatalogItem } from '../catalog/catalog.js'
-import type { AnyItem } from '../catalog/render-item.js'
+import type { AnyItem } from '../answers/render-item.js'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
 import { detailSections, hasCommunity } from '../http/routes/item-details.js'
 import { recordView } from './community-pages.js'

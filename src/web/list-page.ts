@@ -1,6 +1,6 @@
 import type { ContentType } from '../content/item-types.js'
-import { readItemQuery, selectItems } from '../http/item-query.js'
-import { pageSizes, paginate } from '../http/pagination.js'
+import { readItemQuery, selectItems } from '../answers/item-query.js'
+import { pageSizes, paginate } from '../answers/pagination.js'
 import { itemCard } from './item-cards.js'
 import { canonicalLink, layoutData, pageLink, type PageRequest } from './page-frame.js'
 import { pager } from './pager.js'

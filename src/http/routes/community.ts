@@ -7,8 +7,8 @@ import type {
 import type { ContentType } from '../../content/item-types.js'
 import type { CommentRecord } from '../../content/load.js'
 import { mayModify } from '../../writes/permissions.js'
-import { renderForms } from '../forms.js'
-import { pageSizes, paginate } from '../pagination.js'
+import { renderForms } from '../../answers/forms.js'
+import { pageSizes, paginate } from '../../answers/pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
 

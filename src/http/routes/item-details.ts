@@ -2,13 +2,13 @@ import type Router from '@koa/router'
 import type { ServerItemDetails, ServerItemSection } from '@sonolus/core'
 import type { Catalog, CatalogItem } from '../../catalog/catalog.js'
 import { contentTypeInfos, type ContentType } from '../../content/item-types.js'
-import type { AnyItem } from '../../catalog/render-item.js'
+import type { AnyItem } from '../../answers/render-item.js'
 import { itemLocation } from '../../writes/content-writer.js'
 import { mayModify } from '../../writes/permissions.js'
-import { renderForms } from '../forms.js'
+import { renderForms } from '../../answers/forms.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
-import { renderSection, sectionSize } from '../sections.js'
+import { renderSection, sectionSize } from '../../answers/sections.js'
 
 /** E12: one item's page, with what relates to it and what the player may do to it. */
 export const itemDetailsRoutes = (router: Router, writable: boolean) => {

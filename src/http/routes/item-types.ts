@@ -3,12 +3,12 @@ import type { ServerItemInfo, ServerItemList, ServerItemSection } from '@sonolus
 import type { CatalogItem } from '../../catalog/catalog.js'
 import type { FormDeclaration } from '../../content/server-settings.js'
 import { isContentType, type ContentType } from '../../content/item-types.js'
-import { renderForms } from '../forms.js'
-import { readItemQuery, selectItems } from '../item-query.js'
-import { pageSizes, paginate } from '../pagination.js'
+import { renderForms } from '../../answers/forms.js'
+import { readItemQuery, selectItems } from '../../answers/item-query.js'
+import { pageSizes, paginate } from '../../answers/pagination.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { protocolTypeParam, respond, respondWithItems } from '../respond.js'
-import { declaredSectionText, renderSection } from '../sections.js'
+import { declaredSectionText, renderSection } from '../../answers/sections.js'
 
 /** E8 and E9: a type's landing page (with its create forms when players may write) and its searchable list. */
 export const itemTypeRoutes = (router: Router, writable: boolean) => {

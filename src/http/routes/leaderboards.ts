@@ -8,7 +8,7 @@ import type {
 } from '@sonolus/core'
 import type { CatalogItem } from '../../catalog/catalog.js'
 import type { LeaderboardEntryRecord } from '../../content/load.js'
-import { pageSizes, paginate } from '../pagination.js'
+import { pageSizes, paginate } from '../../answers/pagination.js'
 import type { ShelfContext } from '../request-state.js'
 import { itemParam, respond } from '../respond.js'
 

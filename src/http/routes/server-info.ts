@@ -1,6 +1,6 @@
 import type Router from '@koa/router'
 import type { ServerInfo, ServerInfoButton } from '@sonolus/core'
-import { renderOption } from '../forms.js'
+import { renderOption } from '../../answers/forms.js'
 import type { RequestState, ShelfContext } from '../request-state.js'
 import { respond } from '../respond.js'
 

@@ -1,8 +1,8 @@
 import type { RoomItem, ServerItemDetails } from '@sonolus/core'
 import { displayName } from '../auth/sessions.js'
-import type { ItemRenderer } from '../catalog/render-item.js'
+import type { ItemRenderer } from './render-item.js'
 import type { OptionDeclaration } from '../content/server-settings.js'
-import type { Room } from './room-registry.js'
+import type { Room } from '../rooms/room-registry.js'
 
 /** A setting as a player reads it: a select by its title, a toggle as on/off. */
 const settingText = (option: OptionDeclaration, value: unknown, renderer: ItemRenderer): string => {

@@ -1,6 +1,6 @@
 import type { ItemType, ServerForm, ServerOption, Sil } from '@sonolus/core'
 import type { FormDeclaration, OptionDeclaration } from '../content/server-settings.js'
-import type { ItemRenderer } from '../catalog/render-item.js'
+import type { ItemRenderer } from './render-item.js'
 
 /** A form or option as the app receives it: localized, with Shelf's annotations removed. */
 export const renderForm = (form: FormDeclaration, renderer: ItemRenderer): ServerForm => ({

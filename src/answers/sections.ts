@@ -2,7 +2,7 @@ import type { ServerItemSection } from '@sonolus/core'
 import type { ItemSequence } from '../catalog/search.js'
 import type { ContentType } from '../content/item-types.js'
 import type { SectionDeclaration } from '../content/server-settings.js'
-import type { RequestState } from './request-state.js'
+import type { RequestState } from '../http/request-state.js'
 
 /** Sections are teasers: a few items, with "More" leading to the full list. */
 export const sectionSize = 5

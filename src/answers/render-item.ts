@@ -16,7 +16,7 @@ import { LRUCache } from 'lru-cache'
 import type { ContentType } from '../content/item-types.js'
 import type { Resource } from '../content/resources.js'
 import { localize, type LocalizedText } from '../content/text.js'
-import type { Catalog, CatalogItem } from './catalog.js'
+import type { Catalog, CatalogItem } from '../catalog/catalog.js'
 
 export type ItemOfType = {
     post: PostItem
