@@ -1,6 +1,7 @@
 import type { ItemType, ServerForm, ServerOption, Sil } from '@sonolus/core'
 import type { FormDeclaration, OptionDeclaration } from '../content/server-settings.js'
 import type { ItemRenderer } from './render-item.js'
+import type { RequestView } from './request-view.js'
 
 /** A form or option as the app receives it: localized, with Shelf's annotations removed. */
 export const renderForm = (form: FormDeclaration, renderer: ItemRenderer): ServerForm => ({
@@ -115,3 +116,7 @@ const itemPicker = (option: OptionDeclaration) => ({
     infoType: option.infoType,
     allowOtherServers: option.allowOtherServers ?? false,
 })
+
+/** The search forms offered: none by a static export, which could not answer them. */
+export const offeredSearches = (view: RequestView, searches: readonly FormDeclaration[]) =>
+    view.searchable ? renderForms(searches, view.renderer) : []

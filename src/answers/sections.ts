@@ -2,7 +2,7 @@ import type { ServerItemSection } from '@sonolus/core'
 import type { ItemSequence } from '../catalog/search.js'
 import type { ContentType } from '../content/item-types.js'
 import type { SectionDeclaration } from '../content/server-settings.js'
-import type { RequestState } from '../http/request-state.js'
+import type { RequestView } from './request-view.js'
 
 /** Sections are teasers: a few items, with "More" leading to the full list. */
 export const sectionSize = 5
@@ -13,7 +13,7 @@ type SectionText = Pick<
 >
 
 export const renderSection = (
-    state: RequestState,
+    view: RequestView,
     itemType: ContentType,
     items: ItemSequence,
     text: SectionText,
@@ -21,17 +21,17 @@ export const renderSection = (
     ({
         ...text,
         itemType,
-        items: items.slice(0, sectionSize).map((item) => state.renderer.item(item)),
+        items: items.slice(0, sectionSize).map((item) => view.renderer.item(item)),
     }) as ServerItemSection
 
 export const declaredSectionText = (
-    state: RequestState,
+    view: RequestView,
     section: SectionDeclaration,
 ): SectionText => ({
-    title: state.renderer.text(section.title),
+    title: view.renderer.text(section.title),
     icon: section.icon,
-    description: state.renderer.optionalText(section.description),
-    help: state.renderer.optionalText(section.help),
+    description: view.renderer.optionalText(section.description),
+    help: view.renderer.optionalText(section.help),
     // "More" of a section declared as a search leads to that search, which a static export lacks.
-    searchValues: state.searchable ? section.search : undefined,
+    searchValues: view.searchable ? section.search : undefined,
 })

@@ -26,7 +26,7 @@ export const itemImage = (
     request: PageRequest,
     item: CatalogItem,
 ): ReturnType<typeof resourceLink> => {
-    const rendered = request.state.renderer.item(
+    const rendered = request.view.renderer.item(
         item as CatalogItem & { type: ContentType },
     ) as AnyItem
     if ('cover' in rendered) return resourceLink(request, rendered.cover)
@@ -36,7 +36,7 @@ export const itemImage = (
 }
 
 export const itemCard = (request: PageRequest, item: CatalogItem): ItemCard => {
-    const rendered = request.state.renderer.item(
+    const rendered = request.view.renderer.item(
         item as CatalogItem & { type: ContentType },
     ) as AnyItem
     return {
