@@ -7,7 +7,7 @@ import type { Containment } from '../content/containment.js'
 import type { ContentGit } from '../git/content-git.js'
 import type { LivePreview } from '../web/live-preview.js'
 import type { Multiplayer } from './multiplayer.js'
-import { pageRoutes } from './page-route.js'
+import { pageHandlers } from './page-handlers.js'
 import type { ShelfState } from './request-state.js'
 import { getAsset } from './routes/_shelf/assets/{file}.js'
 import { postGitWebhook } from './routes/_shelf/git/webhook.js'
@@ -90,7 +90,7 @@ const post = <StateT>(path: string, handler: RouterMiddleware<StateT>): Route<St
 export const routeTable = (services: RouteServices) => {
     const { auth, multiplayer, writes, live, containment, git, options, headers } = services
     const writable = writes !== undefined
-    const pages = pageRoutes(services)
+    const pages = pageHandlers(services)
     return {
         /**
          * Under `/{name}`, before the session is read: sign-in, which a stale session must not

@@ -1,9 +1,9 @@
 import { problemsPage } from '../../../web/problems-page.js'
 import { isOwnerRequest } from '../../owner-access.js'
-import type { PageRoutes } from '../../page-route.js'
+import type { PageHandlers } from '../../page-handlers.js'
 
 /** `GET /_shelf/problems.html`: the content's problems as a page, for the owner alone, while the folder is watched. */
-export const getProblemsPage = (pages: PageRoutes, ownerToken: string | undefined) =>
+export const getProblemsPage = (pages: PageHandlers, ownerToken: string | undefined) =>
     pages.page((request, ctx) => {
         // Kept for nobody: whether it shows the problems depends on who asks.
         ctx.set('Cache-Control', 'no-store')

@@ -1,8 +1,8 @@
 import { leaderboardPage } from '../../../../../web/community-pages.js'
-import type { PageRoutes } from '../../../../page-route.js'
+import type { PageHandlers } from '../../../../page-handlers.js'
 
 /** `GET /{type}/{itemName}/leaderboards/{leaderboardName}`: a leaderboard's records. */
-export const getLeaderboardPage = (pages: PageRoutes) =>
+export const getLeaderboardPage = (pages: PageHandlers) =>
     pages.withItem((request, item, ctx) => {
         const leaderboard = request.catalog
             .leaderboardsOf(item)

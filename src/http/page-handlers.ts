@@ -34,7 +34,7 @@ type Render<Args extends unknown[]> = (
  * each page is one string body, so it gets its ETag, its 304 and its place among the kept
  * answers on the same path.
  */
-export const pageRoutes = ({ getCatalog, options, live }: PageServices) => {
+export const pageHandlers = ({ getCatalog, options, live }: PageServices) => {
     const basePath = basePathOf(options.address)
 
     const requestOf = (ctx: Context): PageRequest => {
@@ -111,4 +111,4 @@ const typeOf = (ctx: Context): ContentType | undefined => {
     return type && isContentType(type) ? type : undefined
 }
 
-export type PageRoutes = ReturnType<typeof pageRoutes>
+export type PageHandlers = ReturnType<typeof pageHandlers>
