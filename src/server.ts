@@ -8,7 +8,12 @@ import { createAuth } from './auth/auth.js'
 import { ChartRevisions } from './boards/chart-revisions.js'
 import { PlayResults } from './boards/play-results.js'
 import { Catalog, type CommunitySources } from './catalog/catalog.js'
-import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
+import {
+    defaultClientTimeouts,
+    multiplayerDefaults,
+    protocolHeaders,
+    type ShelfOptions,
+} from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
 import { contentTypeInfos } from './content/item-types.js'
@@ -19,7 +24,7 @@ import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
 import { UserFiles } from './people/user-files.js'
 import { createApp } from './http/app.js'
-import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
+import { clientTimeoutOptions } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'

@@ -9,24 +9,12 @@ import type {
 import type { CatalogItem } from '../catalog/catalog.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import { allVariants } from '../content/text.js'
-import type { RequestState as RequestView } from '../http/request-state.js'
-import { pageSizes, paginate } from '../http/pagination.js'
-import { sectionSize } from '../http/sections.js'
+import type { RequestView } from './request-view.js'
+import { pageSizes, paginate } from './pagination.js'
+import { sectionSize } from './sections.js'
 import type { Person } from '../people/people.js'
-import { recordsOfPerson } from './boards.js'
-
-/** Section titles are the app's own text keys, so every player reads them in their language. */
-const madeTitles: Record<ContentType, string> = {
-    post: '#POST',
-    playlist: '#PLAYLIST',
-    level: '#LEVEL',
-    skin: '#SKIN',
-    background: '#BACKGROUND',
-    effect: '#EFFECT',
-    particle: '#PARTICLE',
-    engine: '#ENGINE',
-    replay: '#REPLAY',
-}
+import { usedByTitles } from './item-details.js'
+import { recordsOfPerson } from './leaderboards.js'
 
 /** The order of a person's sections: what they made first, their plays last. */
 const sectionOrder: ContentType[] = [
@@ -103,7 +91,7 @@ const madeSections = (view: RequestView, person: Person): ServerItemSection[] =>
         if (!items.length) return []
         return [
             {
-                title: madeTitles[type],
+                title: usedByTitles[type],
                 icon: type,
                 itemType: type,
                 items: items.map((item) =>

@@ -15,7 +15,7 @@ import { readableText } from './ui-text.js'
  * what they made, their best records with their rank), and the link that opens it in the app.
  */
 export const personPage = async (request: PageRequest, person: Person) => {
-    const details = userDetails(request.state, person)
+    const details = userDetails(request.view, person)
     const path = `/users/${encodeURIComponent(person.name)}`
     const description = details.description ?? ''
     return renderTemplate('person', {
@@ -29,7 +29,7 @@ export const personPage = async (request: PageRequest, person: Person) => {
             noIndex: false,
         },
         person: {
-            title: request.state.renderer.text(person.title),
+            title: request.view.renderer.text(person.title),
             handle: person.handle,
             tags: details.item.tags.map((tag) => (tag.title ? readableText(tag.title) : '')),
         },
