@@ -59,6 +59,7 @@ export const postCommunityAction =
                     {
                         author: displayName(user),
                         authorId: user.id,
+                        authorHandle: user.handle,
                         time: new Date().toISOString(),
                     },
                     { lineWidth: 0 },
