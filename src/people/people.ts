@@ -1,4 +1,4 @@
-import { patchSorted, type Order } from '../catalog/order.js'
+import { patchSorted, type Order } from '../util/sorted.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import type { CommentRecord, ItemRecord } from '../content/load.js'
 import type { TagRecord } from '../content/records.js'
