@@ -154,10 +154,23 @@ const nextCatalog = async (
     return new Catalog(content, { drafts: options.drafts, community }, previous)
 }
 
-/** One catalog snapshot of a folder, for checking it without serving it. */
+/**
+ * One catalog snapshot of a folder, for checking it without serving it. The charts a server of
+ * the folder served are read from its state folder, if it has the default one, and nothing is
+ * written: a play on an earlier chart is then not taken for one on data never served.
+ */
 export const loadCatalog = async (options: ShelfOptions) => {
-    const { state, community } = await openContent(options)
-    return nextCatalog(state, community, options)
+    const { state, community, content } = await openContent(options)
+    const revisions = join(content, '.shelf', 'revisions.jsonl')
+    return nextCatalog(
+        state,
+        {
+            ...community,
+            plays: PlayResults.open(),
+            revisions: ChartRevisions.open(revisions, true),
+        },
+        options,
+    )
 }
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */

@@ -16,8 +16,8 @@ export class ChartRevisions {
     private constructor(private readonly log: JsonLog<Entry>) {}
 
     /** The revisions kept in `file`; without a file, only what this process sees. */
-    static open(file?: string) {
-        const revisions = new ChartRevisions(new JsonLog(file))
+    static open(file?: string, readOnly = false) {
+        const revisions = new ChartRevisions(new JsonLog(file, readOnly))
         for (const entry of revisions.log.read()) revisions.apply(entry)
         return revisions
     }

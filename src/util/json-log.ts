@@ -9,7 +9,11 @@ import { dirname } from 'node:path'
 export class JsonLog<T> {
     private pending: T[] = []
 
-    constructor(private readonly file: string | undefined) {}
+    constructor(
+        private readonly file: string | undefined,
+        /** Read, never written: a check of a folder learns from a server's log without touching it. */
+        private readonly readOnly = false,
+    ) {}
 
     /** Every entry written so far; a missing file is an empty log. */
     read(): T[] {
@@ -38,7 +42,7 @@ export class JsonLog<T> {
 
     /** Writes the entries added since the last flush, in one append. */
     flush() {
-        if (!this.pending.length || !this.file) return
+        if (!this.pending.length || !this.file || this.readOnly) return
         mkdirSync(dirname(this.file), { recursive: true })
         appendFileSync(
             this.file,
