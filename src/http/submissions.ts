@@ -50,7 +50,7 @@ export const readSubmission = async (
     what: string,
 ): Promise<Submission> => {
     const user = signedInUser(ctx)
-    refuseBanned(user, (ctx as ShelfContext).state.shelf.catalog.settings.banned)
+    refuseBanned(user, ctx.state.shelf.catalog.settings.banned)
     const body = await readJson(ctx)
     if (
         typeof body !== 'object' ||
