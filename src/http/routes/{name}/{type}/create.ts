@@ -2,6 +2,7 @@ import type { ServerCreateItemResponse } from '@sonolus/core'
 import { contentTypeInfos } from '../../../../content/item-types.js'
 import { generatedName } from '../../../../writes/content-writer.js'
 import { recordFile, recordFromValues, resourceFileName } from '../../../../writes/item-files.js'
+import { requireServed } from '../../../../writes/write-checks.js'
 import { HttpError } from '../../../http-error.js'
 import { contentTypeParam } from '../../../path-params.js'
 import type { ShelfHandler } from '../../../request-state.js'
@@ -10,7 +11,6 @@ import {
     countWrite,
     expectedFiles,
     readSubmission,
-    requireServed,
     type Writes,
 } from '../../../submissions.js'
 

@@ -1,15 +1,10 @@
 import { contentTypeInfos } from '../../../../../content/item-types.js'
 import { generatedName } from '../../../../../writes/content-writer.js'
 import { recordFile, recordFromValues } from '../../../../../writes/item-files.js'
+import { requireServed } from '../../../../../writes/write-checks.js'
 import { HttpError, notFound } from '../../../../http-error.js'
 import type { ShelfHandler } from '../../../../request-state.js'
-import {
-    answerSubmit,
-    countWrite,
-    readSubmission,
-    requireServed,
-    type Writes,
-} from '../../../../submissions.js'
+import { answerSubmit, countWrite, readSubmission, type Writes } from '../../../../submissions.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
