@@ -2,6 +2,7 @@
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { commentFromFile, commentsFolder, type CommentRecord } from './comment-file.js'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
@@ -9,21 +10,12 @@ import { parseRecordFile, type ParsedFile } from './parse-file.js'
 import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.js'
 import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
-import { normalizeFields, parseTime, type ItemFields } from './records.js'
+import { normalizeFields, type ItemFields } from './records.js'
 import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
 import { neutralServerSettings, normalizeServerSettings, type ServerSettings } from './server-settings.js'
 import { checkSettings } from './settings-checks.js'
 import type { LocalizedText } from './text.js'
 import { formatFieldPath, type ContentValidator, type SchemaIssue, type SchemaName } from './validate.js'
-
-export type CommentRecord = {
-    name: string
-    file: string
-    author: LocalizedText
-    authorId?: string
-    time: number
-    content: string
-}
 
 export type LeaderboardEntryRecord = {
     name: string
@@ -175,7 +167,7 @@ export class FolderLoader {
         if (!item) return undefined
         item.resources = await this.findResources(type, folder, names)
         if (!this.hasAllResources(type, folder, item)) return undefined
-        if (listing.folders.includes('comments')) item.comments = await this.loadComments(`${folder}/comments`)
+        if (listing.folders.includes(commentsFolder)) item.comments = await this.loadComments(`${folder}/${commentsFolder}`)
         if (listing.folders.includes('leaderboards')) item.leaderboards = await this.loadLeaderboards(`${folder}/leaderboards`)
         return item
     }
@@ -240,8 +232,7 @@ export class FolderLoader {
             }
             const record = await this.readRecord(file, 'comment')
             if (!record) return undefined
-            const { author, authorId, time } = record.data as { author: LocalizedText; authorId?: string; time: unknown }
-            return { name, file, author, authorId, time: parseTime(time) ?? 0, content: record.parsed.body ?? '' }
+            return commentFromFile(name, file, record.data, record.parsed.body)
         })
         return comments
             .filter((comment): comment is CommentRecord => comment !== undefined)
