@@ -92,9 +92,19 @@ const stallWatch = () => {
     }
 }
 
-/** Measures `write` `writes` times in a row with the loop's longest stall over all of them. */
-const measure = async (write: (index: number) => Promise<{ answer: number; shown: number[] }>) => {
+/**
+ * Measures `write` `writes` times in a row with the loop's longest stall over all of them, and
+ * the server's own time to reload what each wrote (its `reload` reports): the answer also waits
+ * for the disk to have the files, which on a busy disk varies more than anything Shelf does.
+ */
+const measure = async (
+    server: TestServer,
+    write: (index: number) => Promise<{ answer: number; shown: number[] }>,
+) => {
     for (let index = 0; index < warmUpWrites; index++) await write(-1 - index)
+    const reloads: number[] = []
+    const onReload = ({ ms }: { ms: number }) => reloads.push(ms)
+    server.events.on('reload', onReload)
     const stalls = stallWatch()
     const answers: number[] = []
     const shown: number[][] = []
@@ -104,7 +114,9 @@ const measure = async (write: (index: number) => Promise<{ answer: number; shown
         times.shown.forEach((time, which) => (shown[which] ??= []).push(time))
     }
     const stall = stalls.stop()
+    server.events.off('reload', onReload)
     return {
+        reload: median(reloads),
         answer: median(answers),
         shown: shown.map(median),
         stall,
@@ -137,7 +149,7 @@ const commentRun = async (signer: TestSigner, count: number) => {
     )
     const server = await start(signer, content)
     const player = await signInPlayer(server, signer, 'bench-id', 'Bench')
-    const result = await measure(async (index) => {
+    const result = await measure(server, async (index) => {
         const text = `Posted ${index}`
         const started = performance.now()
         const answer = await player.submit(`/levels/${level}/community/submit`, {
@@ -220,7 +232,7 @@ const replayRun = async (signer: TestSigner, count: number) => {
     const player = await signInPlayer(server, signer, 'bench-id', 'Bench')
     const firstTitle = async (path: string, pick: (body: never) => string | undefined) =>
         pick((await getJson<never>(`${server.root}${path}`)).body)
-    const result = await measure(async (index) => {
+    const result = await measure(server, async (index) => {
         const title = `Bench play ${index}`
         const started = performance.now()
         await play(player, title)
@@ -257,6 +269,39 @@ const ratioCell = (value: number, base: number) =>
 const stallCell = ({ stall }: Run) =>
     `${formatNumber(stall.wall, 1)} · ${formatNumber(stall.cpu, 1)} ${stall.cpu <= stallTargetMs ? 'met' : 'MISSED'}`
 
+/** A table of runs by size, each figure with its ratio to the first (smallest) size's. */
+const printRuns = (title: string, size: string, runs: [number, Run][], shown: string[]) => {
+    const [, base] = runs[0]!
+    const withRatio = (value: number, baseValue: number) => [
+        formatNumber(value, 1),
+        ratioCell(value, baseValue),
+    ]
+    console.log(`\n${title}\n`)
+    console.log(
+        renderTable(
+            [
+                size,
+                'reload',
+                'ratio',
+                'answer',
+                'ratio',
+                ...shown.flatMap((name) => [name, 'ratio']),
+                'longest stall: clock · CPU',
+                'load average',
+            ],
+            runs.map(([count, run]) => [
+                count.toLocaleString('en-US'),
+                ...withRatio(run.reload, base.reload),
+                ...withRatio(run.answer, base.answer),
+                ...run.shown.flatMap((time, which) => withRatio(time, base.shown[which]!)),
+                stallCell(run),
+                run.load,
+            ]),
+            [],
+        ),
+    )
+}
+
 const main = async () => {
     const signer = await createTestSigner()
     console.log(
@@ -270,66 +315,17 @@ const main = async () => {
         log(`comments: ${count} on levels/${level} …`)
         commentRuns.push([count, await commentRun(signer, count)])
     }
-    const [, commentBase] = commentRuns[0]!
-    console.log('A comment on a level of N comments\n')
-    console.log(
-        renderTable(
-            [
-                'comments',
-                'answer',
-                'ratio',
-                'listed',
-                'ratio',
-                'longest stall: clock · CPU',
-                'load average',
-            ],
-            commentRuns.map(([count, run]) => [
-                count.toLocaleString('en-US'),
-                formatNumber(run.answer, 1),
-                ratioCell(run.answer, commentBase.answer),
-                formatNumber(run.shown[0], 1),
-                ratioCell(run.shown[0]!, commentBase.shown[0]!),
-                stallCell(run),
-                run.load,
-            ]),
-            [],
-        ),
-    )
+    printRuns('A comment on a level of N comments', 'comments', commentRuns, ['listed'])
     const replayRuns: [number, Run][] = []
     for (const count of [0, ...replayCounts]) {
         log(`plays: ${count} replays besides the example's …`)
         replayRuns.push([count, await replayRun(signer, count)])
     }
-    const [, replayBase] = replayRuns[0]!
-    console.log(
-        "\nA play of a level into a replays folder of N replays (besides the example's 3)\n",
-    )
-    console.log(
-        renderTable(
-            [
-                'replays',
-                'answer',
-                'ratio',
-                'listed',
-                'ratio',
-                'in details',
-                'ratio',
-                'longest stall: clock · CPU',
-                'load average',
-            ],
-            replayRuns.map(([count, run]) => [
-                count.toLocaleString('en-US'),
-                formatNumber(run.answer, 1),
-                ratioCell(run.answer, replayBase.answer),
-                formatNumber(run.shown[0], 1),
-                ratioCell(run.shown[0]!, replayBase.shown[0]!),
-                formatNumber(run.shown[1], 1),
-                ratioCell(run.shown[1]!, replayBase.shown[1]!),
-                stallCell(run),
-                run.load,
-            ]),
-            [],
-        ),
+    printRuns(
+        "A play of a level into a replays folder of N replays (besides the example's 3)",
+        'replays',
+        replayRuns,
+        ['listed', 'in details'],
     )
 }
 
