@@ -233,15 +233,18 @@ export class FolderLoader {
         if (!item) return undefined
         item.resources = await this.findResources(type, folder, names)
         if (!this.hasAllResources(type, folder, item)) return undefined
+        const present = partFolders.filter((part) => listing.folders.includes(part))
+        // Parts are kept only where there are some: a hundred thousand levels without comments would keep 200,000 empty ones.
+        if (!kept && present.length === 0) return { record: item }
         const parts = kept?.parts ?? newItemParts()
         for (const part of partFolders) {
             const changed = kept ? kept.changes[part] : 'all'
-            // A part folder gone (or never there) empties what was kept of it.
-            if (!listing.folders.includes(part)) {
+            // A part folder gone empties what was kept of it.
+            if (!present.includes(part)) {
                 if (kept) await this.readPart(parts, part, folder, 'all')
             } else if (changed) await this.readPart(parts, part, folder, changed)
         }
-        return { record: withParts(item, parts), parts }
+        return { record: withParts(item, parts), parts: present.length ? parts : undefined }
     }
 
     /**
