@@ -1,6 +1,7 @@
 import { patchSorted, type Order } from '../util/sorted.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
-import type { CommentRecord, ItemRecord } from '../content/load.js'
+import type { CommentRecord } from '../content/comment-file.js'
+import type { ItemRecord } from '../content/load.js'
 import type { TagRecord } from '../content/records.js'
 import type { LocalizedText } from '../content/text.js'
 import { LayeredMap } from '../util/layered-map.js'
