@@ -1,4 +1,4 @@
-import { insertionIndex, type Order } from '../util/sorted.js'
+import { insertionIndex, type Order } from '../util/sorted-list.js'
 
 /** One ranked play: the replay it is, who played it, the value it ranks by and when it was played. */
 export type RankedPlay = {

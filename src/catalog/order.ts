@@ -4,5 +4,3 @@ import type { ItemRecord } from '../content/load.js'
 export const newestFirst = (a: ItemRecord, b: ItemRecord) =>
     (b.fields.time ?? -Infinity) - (a.fields.time ?? -Infinity) ||
     (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-
-export { insertionIndex, patchSorted, type Order } from '../util/sorted.js'

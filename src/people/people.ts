@@ -1,4 +1,4 @@
-import { patchSorted, type Order } from '../util/sorted.js'
+import { patchSorted, type Order } from '../util/sorted-list.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import type { CommentRecord } from '../content/comment-file.js'
 import type { ItemRecord } from '../content/load.js'
