@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
-import { Catalog } from './catalog/catalog.js'
+import { ChartRevisions } from './boards/chart-revisions.js'
+import { PlayResults } from './boards/play-results.js'
+import { Catalog, type CommunitySources } from './catalog/catalog.js'
 import {
     defaultClientTimeouts,
     multiplayerDefaults,
@@ -14,11 +16,13 @@ import {
 } from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
+import { contentTypeInfos } from './content/item-types.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
+import { UserFiles } from './people/user-files.js'
 import { createApp } from './http/app.js'
 import { clientTimeoutOptions } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
@@ -103,19 +107,71 @@ const openContent = async (options: ShelfOptions) => {
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
+    const validator = new ContentValidator()
     const state = new ContentState(content, {
-        validator: new ContentValidator(),
+        validator,
         processor,
         containment,
     })
     await state.loadAll()
     await processor.saveCache()
-    return { content, state, processor, stateFolder, containment }
+    const community = openCommunity(content, stateFolder, validator, containment)
+    return { content, state, processor, stateFolder, containment, community }
 }
 
-/** One catalog snapshot of a folder, for checking it without serving it. */
-export const loadCatalog = async (options: ShelfOptions) =>
-    new Catalog((await openContent(options)).state.snapshot(), { drafts: options.drafts })
+/** What boards and people are made of besides the items, kept in the state folder across restarts. */
+const openCommunity = (
+    content: string,
+    stateFolder: string,
+    validator: ContentValidator,
+    containment: Containment,
+): CommunitySources => {
+    const userFiles = new UserFiles(content, validator, containment)
+    userFiles.loadAll()
+    return {
+        plays: PlayResults.open(join(stateFolder, 'plays.jsonl')),
+        revisions: ChartRevisions.open(join(stateFolder, 'revisions.jsonl')),
+        userFiles,
+    }
+}
+
+/**
+ * The next snapshot of the folder. The plays of new replays are read first (off the main
+ * thread, each once: their results are kept), since a snapshot is built in one synchronous step.
+ */
+const nextCatalog = async (
+    state: ContentState,
+    community: CommunitySources,
+    options: ShelfOptions,
+    previous?: Catalog,
+) => {
+    const content = state.snapshot()
+    const replays = [...content.changed]
+        .filter((key) => key.startsWith(`${contentTypeInfos.replay.plural}/`))
+        .map((key) => content.units.get(key))
+        .filter((record) => record !== null && record !== undefined)
+    await community.plays.read(replays)
+    return new Catalog(content, { drafts: options.drafts, community }, previous)
+}
+
+/**
+ * One catalog snapshot of a folder, for checking it without serving it. The charts a server of
+ * the folder served are read from its state folder, if it has the default one, and nothing is
+ * written: a play on an earlier chart is then not taken for one on data never served.
+ */
+export const loadCatalog = async (options: ShelfOptions) => {
+    const { state, community, content } = await openContent(options)
+    const revisions = join(content, '.shelf', 'revisions.jsonl')
+    return nextCatalog(
+        state,
+        {
+            ...community,
+            plays: PlayResults.open(),
+            revisions: ChartRevisions.open(revisions, true),
+        },
+        options,
+    )
+}
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
@@ -126,8 +182,9 @@ export const startShelf = async (
     if (options.webClient) await checkWebClient(options.webClient)
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
-    const { content, state, processor, stateFolder, containment } = await openContent(options)
-    let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
+    const { content, state, processor, stateFolder, containment, community } =
+        await openContent(options)
+    let catalog = await nextCatalog(state, community, options)
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const live =
@@ -138,8 +195,9 @@ export const startShelf = async (
         async (paths) => {
             const started = performance.now()
             await state.reload(paths)
+            community.userFiles?.reload(paths)
             // The swap is one assignment: a request holds the snapshot it started with to its end.
-            catalog = new Catalog(state.snapshot(), { drafts: options.drafts }, catalog)
+            catalog = await nextCatalog(state, community, options, catalog)
             events.emit('reload', {
                 paths,
                 ms: performance.now() - started,

@@ -24,6 +24,7 @@ import {
     seededRemote,
     type Remote,
 } from './support/git-repos.js'
+import { gzipJson, levelDataHash, perfectResult, replayDataOf } from './support/plays.js'
 import { signInPlayer, type Player } from './support/player.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
 import {
@@ -236,11 +237,11 @@ test('create, comment, edit, result, delete: each one commit by the player with 
         `M posts/${postName}/item.yaml`,
     ])
 
-    const data = gzipSync(Buffer.from(JSON.stringify({ result: { grade: 'clear' } })))
+    const data = gzipJson(replayDataOf(perfectResult))
     const configuration = gzipSync(Buffer.from(JSON.stringify({ options: [] })))
     const replay = {
         title: 'Clear',
-        level: { name: 'first-steps' },
+        level: { name: 'first-steps', data: { hash: await levelDataHash(server, 'first-steps') } },
         data: { hash: sha1(data) },
         configuration: { hash: sha1(configuration) },
     }

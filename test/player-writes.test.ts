@@ -15,6 +15,7 @@ import { parse as parseYaml } from 'yaml'
 import { sha1, tinyMp3, tinyPng } from './support/fixtures.js'
 import { assertJsonError } from './support/http.js'
 import { signInPlayer, uploadFiles, type Player } from './support/player.js'
+import { levelDataHash, perfectResult, replayDataOf } from './support/plays.js'
 import { assertShape } from './support/response-shapes.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
 import { generousWriteLimits } from './support/write-limits.js'
@@ -278,7 +279,7 @@ test('post a comment: on disk with its author, first in the list, loaded once', 
         join(content, 'levels', 'city-lights', 'comments', `${commentName}.md`),
         'utf8',
     )
-    assert.match(file, /^---\nauthor: Alice#1000\nauthorId: alice-id\ntime: /)
+    assert.match(file, /^---\nauthor: Alice#1000\nauthorId: alice-id\nauthorHandle: "1000"\ntime: /)
     assert.match(file, /\n---\nLovely level!\nSecond line.\n$/)
 
     // The watcher sees the file too; it must not be loaded a second time.
@@ -402,15 +403,7 @@ test("submit a result: it becomes a replay of the level with the app's own data"
         info.body.submits.map((form) => form.type),
         ['replay'],
     )
-    const data = gzipJson({
-        startTime: 0,
-        saveTime: 1,
-        duration: 90,
-        inputOffset: 0,
-        playAreaWidth: 1,
-        playAreaHeight: 1,
-        result: { grade: 'allPerfect', arcadeScore: 1000000, accuracyScore: 1000000, combo: 120 },
-    })
+    const data = gzipJson(replayDataOf(perfectResult))
     const configuration = gzipJson({ options: [], optionNames: [] })
     const replay = {
         name: 'local-replay',
@@ -419,7 +412,11 @@ test("submit a result: it becomes a replay of the level with the app's own data"
         subtitle: '120 / 0 / 0 / 0',
         author: 'Alice',
         tags: [],
-        level: { name: 'first-steps', source: server.url },
+        level: {
+            name: 'first-steps',
+            source: server.url,
+            data: { hash: await levelDataHash(server, 'first-steps') },
+        },
         data: { hash: sha1(data), url: '/local/data' },
         configuration: { hash: sha1(configuration), url: '/local/configuration' },
     }
@@ -446,14 +443,14 @@ test("submit a result: it becomes a replay of the level with the app's own data"
         await readFile(join(content, 'replays', made!.name, 'item.yaml'), 'utf8'),
     ) as Record<string, unknown>
     assert.equal(
-        { level: record.level, authorId: record.authorId },
-        { level: 'first-steps', authorId: 'alice-id' },
+        { level: record.level, authorId: record.authorId, levelData: record.levelData },
+        { level: 'first-steps', authorId: 'alice-id', levelData: replay.level.data.hash },
     )
 
     const unknownLevel = await alice.submit(
         '/levels/result/submit',
         { type: 'replay' },
-        { replay: { ...replay, level: { name: 'not-here' } } },
+        { replay: { ...replay, level: { ...replay.level, name: 'not-here' } } },
     )
     assertJsonError(unknownLevel, 404, 'a result of a level this server does not have')
     assertJsonError(

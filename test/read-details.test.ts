@@ -12,6 +12,7 @@ import {
     readComments,
     readLeaderboards,
     readRecords,
+    readServerYaml,
     recordByName,
     shapePrefix,
     type ContentRecord,
@@ -35,6 +36,7 @@ type Comment = { name: string; author: string; time: number; content: string; ac
 type LeaderboardRecord = { name: string; rank: string; player: string; value: string }
 
 const test = suite('read: item details, community and leaderboards')
+type Board = { name: string; title: unknown; description?: unknown }
 const address = 'https://example.test/shelf'
 let server: TestServer
 let draftServer: TestServer
@@ -181,19 +183,25 @@ test('E12: leaderboards are listed with their localized titles', async () => {
     for (const record of reachable()) {
         for (const locale of ['en', 'ja']) {
             const body = await details(record.type, record.name, `?localization=${locale}`)
-            const expected = readLeaderboards(record.type, record.name).map((leaderboard) => ({
-                name: leaderboard.name,
-                title: localize(leaderboard.title, locale),
-                ...(leaderboard.description === undefined
-                    ? {}
-                    : { description: localize(leaderboard.description, locale) }),
-            }))
+            // A level's written leaderboards, then the boards of plays server.yaml declares.
+            const boards = record.type === 'level' ? (readServerYaml().boards as Board[]) : []
+            const expected = [...readLeaderboards(record.type, record.name), ...boards].map(
+                (leaderboard) => ({
+                    name: leaderboard.name,
+                    title: localize(leaderboard.title, locale),
+                    ...(leaderboard.description === undefined
+                        ? {}
+                        : { description: localize(leaderboard.description, locale) }),
+                }),
+            )
             assert.equal(body.leaderboards, expected, `${record.type}s/${record.name} (${locale})`)
         }
     }
     const ja = await details('level', 'first-steps', '?localization=ja')
     assert.equal(ja.leaderboards, [
         { name: 'top', title: 'ハイスコア', description: 'アーケードスコアの上位' },
+        { name: 'arcade', title: 'アーケードスコア' },
+        { name: 'fewest-misses', title: 'ミスの少なさ' },
     ])
 })
 

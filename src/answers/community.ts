@@ -57,6 +57,7 @@ const renderComment = (
 ): ServerItemCommunityComment => ({
     name: comment.name,
     author: view.renderer.text(comment.author),
+    authorUser: view.renderer.authorUser(comment),
     time: comment.time,
     content: comment.content,
     actions:

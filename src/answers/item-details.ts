@@ -3,6 +3,7 @@ import type { Catalog, CatalogItem } from '../catalog/catalog.js'
 import { contentTypeInfos, type ContentType } from '../content/item-types.js'
 import { itemLocation } from '../writes/content-writer.js'
 import { mayModify } from '../writes/permissions.js'
+import { leaderboardEntry, leaderboardsOf } from './leaderboards.js'
 import { renderForms } from './forms.js'
 import type { AnyItem } from './render-item.js'
 import type { RequestView } from './request-view.js'
@@ -21,11 +22,9 @@ export const itemDetails = (
             ? renderForms(view.catalog.settings.types[item.type].actions, view.renderer)
             : [],
     hasCommunity: hasCommunity(view.catalog, item, writable),
-    leaderboards: view.catalog.leaderboardsOf(item).map((leaderboard) => ({
-        name: leaderboard.name,
-        title: view.renderer.text(leaderboard.title),
-        description: view.renderer.optionalText(leaderboard.description),
-    })),
+    leaderboards: leaderboardsOf(view.catalog, item).map((leaderboard) =>
+        leaderboardEntry(view, leaderboard),
+    ),
     sections: detailSections(view, item),
 })
 
@@ -37,7 +36,7 @@ export const hasCommunity = (catalog: Catalog, item: CatalogItem, writable: bool
         itemLocation(item).folder !== undefined)
 
 /** Section titles are the app's own text keys, so every player reads them in their language. */
-const usedByTitles: Record<ContentType, string> = {
+export const usedByTitles: Record<ContentType, string> = {
     post: '#POST',
     playlist: '#PLAYLIST',
     level: '#LEVEL',

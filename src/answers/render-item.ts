@@ -11,10 +11,14 @@ import type {
     Srl,
     Tag,
     UseItem,
+    UserItem,
 } from '@sonolus/core'
 import { LRUCache } from 'lru-cache'
 import type { ContentType } from '../content/item-types.js'
+import type { TagRecord } from '../content/records.js'
 import type { Resource } from '../content/resources.js'
+import type { Person } from '../people/people.js'
+import { personOf, type Authorship } from '../people/person-names.js'
 import { localize, type LocalizedText } from '../content/text.js'
 import type { Catalog, CatalogItem } from '../catalog/catalog.js'
 
@@ -42,6 +46,7 @@ const serializedBudget = 16 * 1024 * 1024
  */
 export class ItemRenderer {
     private readonly rendered = new Map<CatalogItem, AnyItem>()
+    private readonly users = new Map<Person, UserItem>()
     private readonly serialized = new LRUCache<CatalogItem, string>({
         maxSize: serializedBudget,
         sizeCalculation: (json) => json.length,
@@ -67,6 +72,34 @@ export class ItemRenderer {
         if (!resource) return undefined
         if ('external' in resource) return resource.external
         return { hash: resource.served.hash, url: `${this.repositoryPath}/${resource.served.hash}` }
+    }
+
+    /** The user item of a person: titled `name#handle`, as the app shows an account. */
+    user(person: Person): UserItem {
+        let user = this.users.get(person)
+        if (!user) {
+            const title = this.text(person.title)
+            user = {
+                name: person.name,
+                source: this.source,
+                title: person.handle === undefined ? title : `${title}#${person.handle}`,
+                handle: person.handle,
+                tags: this.tags(person.tags),
+            }
+            this.users.set(person, user)
+        }
+        return user
+    }
+
+    /** The user item of whoever wrote a record (an item, a comment), when there is one. */
+    authorUser(who: Authorship): UserItem | undefined {
+        const name = personOf(who, this.fallbackLocale)
+        const person = name === undefined ? undefined : this.catalog.people.get(name)
+        return person && this.user(person)
+    }
+
+    tags(tags: readonly TagRecord[]): Tag[] {
+        return tags.map((tag) => ({ title: this.optionalText(tag.title), icon: tag.icon }))
     }
 
     item<T extends ContentType>(item: CatalogItem & { type: T }): ItemOfType[T] {
@@ -98,10 +131,8 @@ export class ItemRenderer {
             source: this.source,
             title: this.text(fields.title),
             author: this.text(fields.author),
-            tags: fields.tags.map((tag): Tag => ({
-                title: this.optionalText(tag.title),
-                icon: tag.icon,
-            })),
+            authorUser: this.authorUser(fields),
+            tags: this.tags(fields.tags),
         }
         const subtitle = this.text(fields.subtitle)
         const srl = (role: string) => this.srl(resources[role])!

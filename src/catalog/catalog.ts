@@ -4,6 +4,11 @@ import type { Problem } from '../content/problems.js'
 import type { ServedFile } from '../content/resources.js'
 import type { ServerSettings } from '../content/server-settings.js'
 import { localesOf, type LocalizedText } from '../content/text.js'
+import { BoardBook } from '../boards/board-book.js'
+import { ChartRevisions } from '../boards/chart-revisions.js'
+import { PlayResults } from '../boards/play-results.js'
+import { People } from '../people/people.js'
+import type { UserFiles } from '../people/user-files.js'
 import { LayeredMap } from '../util/layered-map.js'
 import { newestFirst } from './order.js'
 import { patchSorted, type Order } from '../util/sorted-list.js'
@@ -20,6 +25,15 @@ export type CatalogItem = ItemRecord
 
 export type CatalogOptions = {
     drafts: boolean
+    /** What boards and people are made of besides the items; without it no play ranks and nobody has a file. */
+    community?: CommunitySources
+}
+
+/** Kept by the server across snapshots: the plays read, the charts served, the owner's people files. */
+export type CommunitySources = {
+    plays: PlayResults
+    revisions: ChartRevisions
+    userFiles?: UserFiles
 }
 
 /** The items a snapshot adds to a type's lists and takes out of them. */
@@ -44,6 +58,9 @@ export class Catalog {
     /** Every locale some text is written in (shared and only added to, like `resources`). */
     readonly locales: Set<string>
     readonly problems: Problem[]
+    /** Boards of submitted plays; shared by the snapshots, and always up to date with the newest. */
+    readonly boards: BoardBook
+    readonly people: People
 
     private readonly contentVersion: number
     /** What this snapshot decided, handed on to the next one, which carries on from it. */
@@ -88,10 +105,34 @@ export class Catalog {
             if (base) this.carryIndexes(base, type, listChange)
         }
         this.indexNewItems(changes)
+        const community = options.community
+        this.boards =
+            base?.boards ??
+            new BoardBook(
+                community?.plays ?? PlayResults.open(),
+                community?.revisions ?? ChartRevisions.open(),
+            )
+        this.boards.update({
+            settings: this.settings,
+            level: (name) => this.items.level.get(name),
+            all: () => ({ replays: this.items.replay.values(), levels: this.items.level.values() }),
+            replays: changes.replay,
+            levels: changes.level,
+        })
+        const userFiles = community?.userFiles
+        const changedFiles = userFiles?.takeChanged() ?? []
+        this.people = (base?.people ?? People.empty()).update(
+            changes,
+            { get: (name) => userFiles?.get(name) },
+            base ? changedFiles : (userFiles?.names() ?? []),
+            this.settings.fallbackLocale,
+        )
         this.problems = [
             ...content.problems,
             ...resolution.problems(),
             ...this.handPickedProblems(resolution),
+            ...this.boards.problems(),
+            ...(userFiles?.problems ?? []),
         ]
         this.resolution = resolution
     }

@@ -12,6 +12,9 @@ export type CommentRecord = {
     file: string
     author: LocalizedText
     authorId?: string
+    /** The handle of the player who wrote it, and the person its author is (`users/<name>`). */
+    authorHandle?: string
+    authorUser?: string
     time: number
     content: string
 }
@@ -26,22 +29,23 @@ export const commentFromFile = (
     frontMatter: Record<string, unknown>,
     body: string | undefined,
 ): CommentRecord => {
-    const { author, authorId, time } = frontMatter as {
-        author: LocalizedText
-        authorId?: string
-        time: unknown
-    }
-    return { name, file, author, authorId, time: parseTime(time) ?? 0, content: body ?? '' }
+    const { author, authorId, authorHandle, authorUser, time } = frontMatter as Pick<
+        CommentRecord,
+        'author' | 'authorId' | 'authorHandle' | 'authorUser'
+    > & { time: unknown }
+    const content = body ?? ''
+    return { name, file, author, authorId, authorHandle, authorUser, time: parseTime(time) ?? 0, content }
 }
 
 /** The path and text of a new comment on the item in `itemFolder`. */
 export const commentFile = (
     itemFolder: string,
     name: string,
-    comment: { author: string; authorId: string; time: Date; content: string },
+    comment: { author: string; authorId: string; authorHandle: string; time: Date; content: string },
 ) => {
+    const { author, authorId, authorHandle, time } = comment
     const frontMatter = stringify(
-        { author: comment.author, authorId: comment.authorId, time: comment.time.toISOString() },
+        { author, authorId, authorHandle, time: time.toISOString() },
         { lineWidth: 0 },
     )
     return {

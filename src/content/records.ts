@@ -2,6 +2,15 @@ import type { ContentType } from './item-types.js'
 import { contentTypeInfos } from './item-types.js'
 import type { LocalizedText } from './text.js'
 
+/** A board of submitted plays as server.yaml or a level declares it. */
+export type BoardDeclaration = {
+    name: string
+    title: LocalizedText
+    description?: LocalizedText
+    by: 'arcadeScore' | 'accuracyScore' | 'combo' | 'perfect' | 'great' | 'good' | 'miss'
+    order?: 'asc' | 'desc'
+}
+
 export type TagRecord = { title?: LocalizedText; icon?: string }
 
 /** A reference as written: one name, several names, or "the engine's default" (null). */
@@ -13,8 +22,11 @@ export type ItemFields = {
     subtitle: LocalizedText
     artists: LocalizedText
     author: LocalizedText
-    /** The signed-in player who made the item, when a player did. */
+    /** The signed-in player who made the item, when a player did, and their handle then. */
     authorId?: string
+    authorHandle?: string
+    /** The person `author` names (`users/<name>`), when the record says. */
+    authorUser?: string
     description?: LocalizedText
     tags: TagRecord[]
     time?: number
@@ -23,6 +35,10 @@ export type ItemFields = {
     unlisted: boolean
     meta: Record<string, unknown>
     references: Record<string, ReferenceValue>
+    /** Replays: the SHA-1 of the level data that was played. */
+    levelData?: string
+    /** Levels: boards of submitted plays declared for this level instead of the server's. */
+    boards?: BoardDeclaration[]
 }
 
 type RawRecord = Record<string, unknown>
@@ -58,6 +74,8 @@ export const normalizeFields = (type: ContentType, record: RawRecord): ItemField
         artists: (record.artists as LocalizedText | undefined) ?? '',
         author: (record.author as LocalizedText | undefined) ?? '',
         authorId: record.authorId as string | undefined,
+        authorHandle: record.authorHandle as string | undefined,
+        authorUser: record.authorUser as string | undefined,
         description: record.description as LocalizedText | undefined,
         tags: ((record.tags as unknown[] | undefined) ?? []).map(normalizeTag),
         time: parseTime(record.time),
@@ -66,5 +84,7 @@ export const normalizeFields = (type: ContentType, record: RawRecord): ItemField
         unlisted: record.unlisted === true,
         meta: (record.meta as Record<string, unknown> | undefined) ?? {},
         references,
+        levelData: record.levelData as string | undefined,
+        boards: record.boards as BoardDeclaration[] | undefined,
     }
 }

@@ -1,5 +1,6 @@
 import type { ServerOption } from '@sonolus/core'
 import { protocolTypes, type ProtocolType } from './item-types.js'
+import type { BoardDeclaration } from './records.js'
 import type { Resource } from './resources.js'
 import type { LocalizedText } from './text.js'
 
@@ -129,6 +130,10 @@ export type ServerSettings = {
     requireAuthentication: boolean
     /** User ids that may edit and delete what anyone made. */
     admins: string[]
+    /** Boards of submitted plays every level has, unless it declares its own. */
+    boards: BoardDeclaration[]
+    /** Players whose plays never rank and whose writes are refused, by id, with the reason. */
+    banned: ReadonlyMap<string, string>
     limits: Limits
 }
 
@@ -167,6 +172,8 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
         types,
         requireAuthentication: (raw.requireAuthentication as boolean | undefined) ?? false,
         admins: (raw.admins as string[] | undefined) ?? [],
+        boards: (raw.boards as BoardDeclaration[] | undefined) ?? [],
+        banned: new Map(((raw.banned as { id: string; reason?: string }[] | undefined) ?? []).map(({ id, reason }) => [id, reason ?? 'banned from this server'])),
         limits: normalizeLimits(raw.limits as Partial<Record<keyof Limits, unknown>> | undefined),
     }
 }

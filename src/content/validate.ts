@@ -11,7 +11,7 @@ export type SchemaIssue = {
 }
 
 /** The schemas records are validated against, each in `schemas/NAME.schema.json`. */
-const schemaNames = ['server', 'info', 'comment', 'leaderboard', ...contentTypes] as const
+const schemaNames = ['server', 'info', 'comment', 'leaderboard', 'user', ...contentTypes] as const
 
 export type SchemaName = (typeof schemaNames)[number]
 

@@ -1,3 +1,4 @@
+import { leaderboardsOf } from '../answers/leaderboards.js'
 import type { CatalogItem } from '../catalog/catalog.js'
 import {
     isContentType,
@@ -41,7 +42,13 @@ export const leaderboardParam = (ctx: ShelfContext) => {
     const item = itemParam(ctx)
     const name = String(ctx.params.leaderboardName)
     return (
-        ctx.state.shelf.catalog.leaderboardsOf(item).find((entry) => entry.name === name) ??
+        leaderboardsOf(ctx.state.shelf.catalog, item).find((entry) => entry.name === name) ??
         notFound(`leaderboard "${name}" not found on ${item.type} "${item.name}"`)
     )
+}
+
+/** The person named in the path. */
+export const personParam = (ctx: ShelfContext) => {
+    const name = String(ctx.params.userName)
+    return ctx.state.shelf.catalog.people.get(name) ?? notFound(`user "${name}" not found`)
 }

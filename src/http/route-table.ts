@@ -45,6 +45,10 @@ import { getLeaderboard } from './routes/{name}/{type}/{itemName}/leaderboards/{
 import { postItemAction } from './routes/{name}/{type}/{itemName}/submit.js'
 import { postItemActionUpload } from './routes/{name}/{type}/{itemName}/upload.js'
 import { getItemDetails } from './routes/{name}/{type}/{itemName}.js'
+import { getUserInfo } from './routes/{name}/users/info.js'
+import { getUserList } from './routes/{name}/users/list.js'
+import { getUserDetails } from './routes/{name}/users/{userName}.js'
+import { getPersonPage } from './routes/users/{userName}.js'
 import type { Writes } from './submissions.js'
 
 /** What the routes serve besides the catalog; `writes` is absent on a read-only server, `git` without --git. */
@@ -116,6 +120,9 @@ export const routeTable = (services: RouteServices) => {
             post('/rooms/create', postRoomCreate(multiplayer, auth)),
             get('/rooms/:roomName', getRoom(multiplayer)),
             post('/rooms/:roomName', postRoomJoin(multiplayer, auth, headers)),
+            get('/users/info', getUserInfo),
+            get('/users/list', getUserList),
+            get('/users/:userName', getUserDetails),
             get('/:type/info', getItemInfo(writable)),
             get('/:type/list', getItemList),
             ...(writes
@@ -157,6 +164,7 @@ export const routeTable = (services: RouteServices) => {
         pages: [
             get('/', getHomePage(pages)),
             get('/:type/list', getListPage(pages)),
+            get('/users/:userName', getPersonPage(pages)),
             get('/:type/:itemName', getItemPage(pages, writable)),
             get('/:type/:itemName/community/comments/list', getCommentsPage(pages)),
             get('/:type/:itemName/leaderboards/:leaderboardName', getLeaderboardPage(pages)),

@@ -4,6 +4,7 @@ import type { FormValues } from '../writes/item-files.js'
 import type { WriteChange } from '../writes/content-writer.js'
 import type { UploadedFiles, UploadKeys } from '../writes/upload-keys.js'
 import { readUploadedFiles } from './multipart.js'
+import { refuseBanned } from '../writes/permissions.js'
 import type { WriteRates } from '../writes/write-rates.js'
 import type { WriteTarget } from '../writes/write-checks.js'
 import { decodeOption } from '../content/form-values.js'
@@ -44,6 +45,7 @@ export const readSubmission = async (
     what: string,
 ): Promise<Submission> => {
     const user = signedInUser(ctx)
+    refuseBanned(user, ctx.state.shelf.catalog.settings.banned)
     const body = await readJson(ctx)
     if (
         typeof body !== 'object' ||

@@ -1,5 +1,6 @@
 import type { CatalogItem } from '../catalog/catalog.js'
-import type { LeaderboardEntryRecord, LeaderboardRecord } from '../content/load.js'
+import type { ServerItemLeaderboardRecord } from '@sonolus/core'
+import type { ItemLeaderboard } from '../answers/leaderboards.js'
 import { pageSizes, paginate } from '../answers/pagination.js'
 import { commentView } from './comment-view.js'
 import { itemCard, itemPath } from './item-cards.js'
@@ -43,13 +44,13 @@ export const commentsPage = (request: PageRequest, item: CatalogItem) => {
 export const leaderboardPage = (
     request: PageRequest,
     item: CatalogItem,
-    leaderboard: LeaderboardRecord,
+    leaderboard: ItemLeaderboard,
 ) => {
     const { view } = request
     const card = itemCard(request, item)
     const path = `${itemPath(item.type, item.name)}/leaderboards/${encodeURIComponent(leaderboard.name)}`
     const page = paginate(
-        leaderboard.records,
+        leaderboard.records(view),
         pageSizes.records,
         view.query,
         'page',
@@ -69,17 +70,24 @@ export const leaderboardPage = (
         title: view.renderer.text(leaderboard.title),
         description: view.renderer.optionalText(leaderboard.description),
         card,
-        records: page.items.map((record) => recordView(request, record)),
+        records: page.items.map((record) => recordView(request, leaderboard, record)),
         pager: pager(request, path, {}, page, pageNumber),
     })
 }
 
-/** A record of a leaderboard, with links to the replays behind it that this snapshot has. */
-export const recordView = (request: PageRequest, record: LeaderboardEntryRecord) => ({
+/** A record of a leaderboard, with links to its player and to the replays behind it that this snapshot has. */
+export const recordView = (
+    request: PageRequest,
+    leaderboard: ItemLeaderboard,
+    record: ServerItemLeaderboardRecord,
+) => ({
     rank: record.rank,
     player: record.player,
+    playerHref: record.playerUser
+        ? pageLink(request, `/users/${encodeURIComponent(record.playerUser.name)}`)
+        : undefined,
     value: record.value,
-    replays: record.replays.flatMap((name) => {
+    replays: (leaderboard.replaysOf(record.name) ?? []).flatMap((name) => {
         const replay = request.catalog.get('replay', name)
         return replay
             ? [

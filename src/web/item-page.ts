@@ -3,6 +3,7 @@ import type { CatalogItem } from '../catalog/catalog.js'
 import type { AnyItem } from '../answers/render-item.js'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
 import { detailSections, hasCommunity } from '../answers/item-details.js'
+import { leaderboardsOf } from '../answers/leaderboards.js'
 import { recordView } from './community-pages.js'
 import { commentView } from './comment-view.js'
 import { itemCard, itemPath } from './item-cards.js'
@@ -35,15 +36,18 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
     const card = itemCard(request, item)
     const description = view.renderer.optionalText(item.fields.description) ?? ''
     const image = card.image
-    const leaderboards = catalog.leaderboardsOf(item).map((leaderboard) => ({
-        title: view.renderer.text(leaderboard.title),
-        description: view.renderer.optionalText(leaderboard.description),
-        href: pageLink(request, `${path}/leaderboards/${encodeURIComponent(leaderboard.name)}`),
-        records: leaderboard.records
-            .slice(0, topCount)
-            .map((record) => recordView(request, record)),
-        more: leaderboard.records.length > topCount,
-    }))
+    const leaderboards = leaderboardsOf(catalog, item).map((leaderboard) => {
+        const records = leaderboard.records(view)
+        return {
+            title: view.renderer.text(leaderboard.title),
+            description: view.renderer.optionalText(leaderboard.description),
+            href: pageLink(request, `${path}/leaderboards/${encodeURIComponent(leaderboard.name)}`),
+            records: records
+                .slice(0, topCount)
+                .map((record) => recordView(request, leaderboard, record)),
+            more: records.length > topCount,
+        }
+    })
     return renderTemplate(item.type === 'post' ? 'post' : 'item', {
         ...layoutData(request, path, {}),
         frame: {
@@ -126,7 +130,7 @@ const referencesOf = (request: PageRequest, item: CatalogItem) =>
     })
 
 /** A section's title: the app's type keys (`#LEVEL`, for "levels using this") read as the type's name. */
-const sectionTitle = (request: PageRequest, title: string) => {
+export const sectionTitle = (request: PageRequest, title: string) => {
     if (title === Text.SameAuthor) return request.t.sameAuthor
     const type = contentTypes.find((candidate) => `#${candidate.toUpperCase()}` === title)
     return type ? typeTitle(type, request.page.locale) : readableText(title)

@@ -26,6 +26,7 @@ export const writeComment = (
         commentFile(itemFolder, generatedName(), {
             author: displayName(user),
             authorId: user.id,
+            authorHandle: user.handle,
             time: new Date(),
             content,
         }),

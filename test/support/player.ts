@@ -41,13 +41,14 @@ export const signInPlayer = async (
     signer: TestSigner,
     id: string,
     name: string,
+    handle?: string,
 ): Promise<Player> => {
     const current = typeof target === 'function' ? target : () => target
     const server = current()
     const signIn = await answerOf<{ session: string }>(
         await postSigned(
             `${server.root}/authenticate`,
-            await signed(signer, authenticateBody(server.url, testProfile(id, name))),
+            await signed(signer, authenticateBody(server.url, testProfile(id, name, handle))),
         ),
     )
     assert.is(signIn.status, 200, signIn.body.message)

@@ -72,4 +72,5 @@ export type Responses = {
     ParticleDetails: ServerItemDetails<ParticleItem>
     EngineDetails: ServerItemDetails<EngineItem>
     ReplayDetails: ServerItemDetails<ReplayItem>
+    UserDetails: ServerItemDetails<UserItem>
 }

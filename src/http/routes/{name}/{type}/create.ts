@@ -45,6 +45,7 @@ export const postItemCreate =
             ...record,
             author: record.author ?? user.name,
             authorId: user.id,
+            authorHandle: user.handle,
             time: new Date().toISOString(),
         }
         await answerSubmit(

@@ -1,3 +1,4 @@
+import { checkSubmittedPlay, readSubmittedResult } from '../../../../../boards/submitted-play.js'
 import { contentTypeInfos } from '../../../../../content/item-types.js'
 import { generatedName } from '../../../../../writes/content-writer.js'
 import { recordFromValues } from '../../../../../writes/item-files.js'
@@ -12,7 +13,7 @@ const sha1Hex = /^[0-9a-f]{40}$/
 type SubmittedReplay = {
     title?: unknown
     subtitle?: unknown
-    level?: { name?: unknown }
+    level?: { name?: unknown; data?: { hash?: unknown } }
     data?: { hash?: unknown }
     configuration?: { hash?: unknown }
 }
@@ -30,7 +31,7 @@ export const postLevelResult =
         const { catalog } = ctx.state.shelf
         const submission = await readSubmission(ctx, catalog.settings.types.level.results, 'result')
         const replay = submission.body.replay as SubmittedReplay | undefined
-        const hashes = [replay?.data?.hash, replay?.configuration?.hash]
+        const hashes = [replay?.data?.hash, replay?.configuration?.hash, replay?.level?.data?.hash]
         if (
             !replay ||
             typeof replay.level?.name !== 'string' ||
@@ -38,11 +39,17 @@ export const postLevelResult =
         ) {
             throw new HttpError(
                 400,
-                '"replay" must be the ReplayItem of the play: its level, and its data and configuration with their SHA-1 hashes',
+                '"replay" must be the ReplayItem of the play: its level with the hash of its data, and its data and configuration with their SHA-1 hashes',
             )
         }
         const levelName = replay.level.name
         if (!catalog.get('level', levelName)) notFound(`level "${levelName}" is not on this server`)
+        const levelData = hashes[2] as string
+        checkSubmittedPlay(catalog.boards, {
+            level: levelName,
+            levelData,
+            player: submission.user.id,
+        })
         const [dataHash, configurationHash] = hashes as [string, string]
         const { user } = submission
         countWrite(ctx, writes, 'results', user)
@@ -65,6 +72,7 @@ export const postLevelResult =
                             `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
                         )
                 }
+                await readSubmittedResult(writes.currentCatalog().boards, dataHash, files.data)
                 const { record } = recordFromValues('replay', submission.values)
                 const fields = {
                     title: summary(replay.title) || user.name,
@@ -72,8 +80,10 @@ export const postLevelResult =
                     author: user.name,
                     ...record,
                     authorId: user.id,
+                    authorHandle: user.handle,
                     time: new Date().toISOString(),
                     level: levelName,
+                    levelData,
                 }
                 // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
                 await createPlayerItem(writes, 'replay', name, user, fields, files)

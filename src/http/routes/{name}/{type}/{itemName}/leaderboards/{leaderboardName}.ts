@@ -6,4 +6,7 @@ import { respond } from '../../../../../respond.js'
 
 /** E21 `GET /{name}/{type}/{itemName}/leaderboards/{leaderboardName}`: a leaderboard's top records. */
 export const getLeaderboard: ShelfHandler = (ctx) =>
-    respond<ServerItemLeaderboardDetails>(ctx, leaderboardDetails(leaderboardParam(ctx)))
+    respond<ServerItemLeaderboardDetails>(
+        ctx,
+        leaderboardDetails(ctx.state.shelf, leaderboardParam(ctx)),
+    )

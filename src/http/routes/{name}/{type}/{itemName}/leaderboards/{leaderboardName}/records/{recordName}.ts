@@ -9,8 +9,9 @@ import { respond } from '../../../../../../../respond.js'
 export const getRecord: ShelfHandler = (ctx) => {
     const leaderboard = leaderboardParam(ctx)
     const name = String(ctx.params.recordName)
-    const record =
-        leaderboard.records.find((entry) => entry.name === name) ??
-        notFound(`record "${name}" not found in leaderboard "${leaderboard.name}"`)
-    respond<ServerItemLeaderboardRecordDetails>(ctx, recordDetails(ctx.state.shelf, record))
+    respond<ServerItemLeaderboardRecordDetails>(
+        ctx,
+        recordDetails(ctx.state.shelf, leaderboard, name) ??
+            notFound(`record "${name}" not found in leaderboard "${leaderboard.name}"`),
+    )
 }

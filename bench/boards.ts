@@ -1,0 +1,170 @@
+/**
+ * `node --import tsx bench/boards.ts`: boards of submitted plays and people at scale.
+ *
+ *   node --import tsx bench/boards.ts [--plays 100000] [--one-level 10000] [--players 2000]
+ *                                      [--duration 5] [--connections 10] [--starts 3] [--regenerate]
+ *
+ * On a folder of generated plays (bench/generate-plays.ts): the warm start with the boards
+ * server.yaml declares against the same folder with `boards: []` (building boards and people is
+ * what the first adds), then the p99 latency of a board page of the busy level, of a record, and of
+ * a person's page, driven by autocannon at a fixed number of connections, every request numbered
+ * so that no answer comes from Shelf's cache. Run `npm run build` first: it starts dist/cli/main.js.
+ */
+import autocannon from 'autocannon'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { busyLevel, generatePlays } from './generate-plays.js'
+import { log, renderTable } from './output.js'
+import { assertServerBuilt, DEFAULT_SERVER, startServer, stopServer } from './shelf-process.js'
+
+const { values } = parseArgs({
+    options: {
+        plays: { type: 'string', default: '100000' },
+        'one-level': { type: 'string', default: '10000' },
+        players: { type: 'string', default: '2000' },
+        duration: { type: 'string', default: '5' },
+        connections: { type: 'string', default: '10' },
+        starts: { type: 'string', default: '3' },
+        regenerate: { type: 'boolean', default: false },
+    },
+})
+const plays = Number(values.plays)
+const tree = {
+    plays,
+    oneLevel: Number(values['one-level']),
+    players: Number(values.players),
+    seed: 1,
+}
+const out = join(import.meta.dirname, 'out', `plays-${plays}`)
+const content = join(out, 'content')
+const state = join(out, 'state')
+const serverOptions = {
+    server: DEFAULT_SERVER,
+    timeoutMs: 600_000,
+    serveArgs: ['--no-watch', '--cache', state, '--name', 'sonolus'],
+}
+
+const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const percentile = (values: number[], fraction: number) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? NaN
+}
+
+/** Serves the folder with server.yaml's boards, or with none, and says how long the start took. */
+const warmStart = async (boards: boolean) => {
+    const file = join(content, 'server.yaml')
+    const declared = readFileSync(file, 'utf8')
+    const withoutBoards = declared.replace(/^boards:\n(?: {2}.*\n)+/m, 'boards: []\n')
+    writeFileSync(file, boards ? declared : withoutBoards)
+    try {
+        const running = await startServer(serverOptions, content)
+        await stopServer(running.child)
+        return running.startupSeconds
+    } finally {
+        writeFileSync(file, declared)
+    }
+}
+
+const drive = async (url: string, path: string) => {
+    const samples: number[] = []
+    let sent = 0
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(
+            {
+                url,
+                connections: Number(values.connections),
+                duration: Number(values.duration),
+                requests: [
+                    {
+                        method: 'GET',
+                        setupRequest: (request) => ({
+                            ...request,
+                            path: `${path}${path.includes('?') ? '&' : '?'}bench-request=${sent++}`,
+                        }),
+                    },
+                ],
+            },
+            (error: unknown, finished: autocannon.Result) =>
+                error ? reject(error as Error) : resolve(finished),
+        )
+        instance.on('response', (_client, status, _bytes, ms) => {
+            if (status === 200) samples.push(ms)
+        })
+    })
+    return {
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        p50: percentile(samples, 0.5),
+        p99: percentile(samples, 0.99),
+    }
+}
+
+const main = async () => {
+    assertServerBuilt(DEFAULT_SERVER)
+    if (values.regenerate || !existsSync(join(content, 'server.yaml'))) {
+        log(
+            `generating ${plays} plays (${tree.oneLevel} on ${busyLevel}) of ${tree.players} players…`,
+        )
+        generatePlays(content, state, tree)
+    }
+    log('a first start reads every play (and keeps what it read in the state folder)…')
+    const cold = await startServer(serverOptions, content)
+    await stopServer(cold.child)
+    const starts = Number(values.starts)
+    const withBoards: number[] = []
+    const withoutBoards: number[] = []
+    for (let index = 0; index < starts; index++) {
+        withoutBoards.push(await warmStart(false))
+        withBoards.push(await warmStart(true))
+    }
+    const running = await startServer(serverOptions, content)
+    try {
+        const board = `/sonolus/levels/${busyLevel}/leaderboards/arcade`
+        const details = (await (await fetch(`${running.url}${board}/records/list`)).json()) as {
+            pageCount: number
+        }
+        const middle = Math.floor(details.pageCount / 2)
+        const page = (await (
+            await fetch(`${running.url}${board}/records/list?page=${middle}`)
+        ).json()) as { records: { name: string; playerUser: { name: string } }[] }
+        const record = page.records[0]!
+        log(
+            `${details.pageCount} pages on ${busyLevel}'s arcade board; driving ${values.connections} connections for ${values.duration} s each…`,
+        )
+        const scenarios = [
+            ['board page (middle)', `${board}/records/list?page=${middle}`],
+            ['board top', board],
+            ['record', `${board}/records/${record.name}`],
+            ['person', `/sonolus/users/${record.playerUser.name}`],
+        ] as const
+        const rows: string[][] = []
+        for (const [name, path] of scenarios) {
+            const result = await drive(running.url, path)
+            rows.push([
+                name,
+                String(result.requests),
+                String(result.non2xx),
+                result.p50.toFixed(2),
+                result.p99.toFixed(2),
+            ])
+        }
+        const load = loadavg()
+            .map((value) => value.toFixed(2))
+            .join(' ')
+        console.log(
+            `\nboards and people: ${plays} plays (${tree.oneLevel} on one level), ${tree.players} players; load average ${load} (taken under load)\n`,
+        )
+        console.log(renderTable(['scenario', 'requests', 'non-2xx', 'p50 ms', 'p99 ms'], rows, [0]))
+        const added = median(withBoards) / median(withoutBoards) - 1
+        console.log(
+            `\nwarm start: ${median(withoutBoards).toFixed(2)} s without boards, ${median(withBoards).toFixed(2)} s with them (median of ${starts}): +${(added * 100).toFixed(1)}% (target ≤ 20%)`,
+        )
+    } finally {
+        await stopServer(running.child)
+    }
+}
+
+await main()

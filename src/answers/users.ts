@@ -1,0 +1,128 @@
+import type {
+    ReplayItem,
+    ServerItemDetails,
+    ServerItemInfo,
+    ServerItemList,
+    ServerItemSection,
+    UserItem,
+} from '@sonolus/core'
+import type { CatalogItem } from '../catalog/catalog.js'
+import { contentTypes, type ContentType } from '../content/item-types.js'
+import { allVariants } from '../content/text.js'
+import type { RequestView } from './request-view.js'
+import { pageSizes, paginate } from './pagination.js'
+import { sectionSize } from './sections.js'
+import type { Person } from '../people/people.js'
+import { usedByTitles } from './item-details.js'
+import { recordsOfPerson } from './leaderboards.js'
+
+/** The order of a person's sections: what they made first, their plays last. */
+const sectionOrder: ContentType[] = [
+    'level',
+    'playlist',
+    'post',
+    ...contentTypes.filter((type) => !['level', 'playlist', 'post'].includes(type)),
+]
+
+/** E8 for users: the most recently active people. */
+export const userInfo = (view: RequestView): ServerItemInfo => {
+    const newest = view.catalog.people.listed.slice(0, sectionSize)
+    return {
+        title: view.renderer.optionalText(view.catalog.settings.types.user.title),
+        searches: [],
+        sections: newest.length
+            ? [
+                  {
+                      title: '#NEWEST',
+                      icon: 'clock',
+                      itemType: 'user',
+                      items: newest.map((person) => view.renderer.user(person)),
+                      searchValues: 'type=quick',
+                  },
+              ]
+            : [],
+    }
+}
+
+/** E9 for users: everyone, most recently active first; `keywords` finds names and handles. */
+export const userList = (view: RequestView): ServerItemList<UserItem> => {
+    const keywords = (view.query.get('keywords') ?? '').trim().toLowerCase()
+    const { listed } = view.catalog.people
+    const found = keywords ? listed.filter((person) => matches(person, keywords)) : listed
+    const settings = view.catalog.settings.types.user
+    const page = paginate(
+        found,
+        pageSizes.items,
+        view.query,
+        settings.paging,
+        (person) => person.name,
+    )
+    return {
+        title: view.renderer.optionalText(settings.title),
+        pageCount: page.pageCount,
+        cursor: page.cursor,
+        items: page.items.map((person) => view.renderer.user(person)),
+    }
+}
+
+const matches = (person: Person, keywords: string) =>
+    [person.name, person.handle ?? '', ...allVariants(person.title)].some((text) =>
+        text.toLowerCase().includes(keywords),
+    )
+
+/** E12 for users: a person, what they made, and their best records with the rank of each. */
+export const userDetails = (view: RequestView, person: Person): ServerItemDetails<UserItem> => ({
+    item: view.renderer.user(person),
+    description: view.renderer.optionalText(person.description),
+    actions: [],
+    hasCommunity: false,
+    leaderboards: [],
+    sections: [...madeSections(view, person), ...recordSection(view, person)],
+})
+
+/** Their listed items of each type, newest first, the player's configuration applied. */
+const madeSections = (view: RequestView, person: Person): ServerItemSection[] =>
+    sectionOrder.flatMap((type) => {
+        const filters = view.configurationFilters(type)
+        const items = [...(person.works.items.get(type) ?? [])]
+            .filter((item) => !item.fields.unlisted && filters.every((filter) => filter(item)))
+            .sort((a, b) => (b.fields.time ?? 0) - (a.fields.time ?? 0))
+            .slice(0, sectionSize)
+        if (!items.length) return []
+        return [
+            {
+                title: usedByTitles[type],
+                icon: type,
+                itemType: type,
+                items: items.map((item) =>
+                    view.renderer.item(item as CatalogItem & { type: typeof type }),
+                ),
+            } as ServerItemSection,
+        ]
+    })
+
+/**
+ * Their best records, best rank first, each replay tagged with its rank and board: a few, as
+ * every section, since each replay carries its whole level.
+ */
+const recordSection = (view: RequestView, person: Person): ServerItemSection[] => {
+    const records = recordsOfPerson(view, person).slice(0, sectionSize)
+    if (!records.length) return []
+    return [
+        {
+            title: '#RANKING',
+            icon: 'trophy',
+            itemType: 'replay',
+            items: records.map(({ replay, rank, board }): ReplayItem => {
+                const item = view.renderer.item(replay)
+                return {
+                    ...item,
+                    tags: [
+                        { title: `#${rank} · ${view.renderer.text(board)}`, icon: 'ranking' },
+                        ...item.tags,
+                    ],
+                }
+            }),
+        },
+    ]
+}

@@ -1,0 +1,9 @@
+import type { ServerItemDetails, UserItem } from '@sonolus/core'
+import { userDetails } from '../../../../answers/users.js'
+import { personParam } from '../../../path-params.js'
+import type { ShelfHandler } from '../../../request-state.js'
+import { respond } from '../../../respond.js'
+
+/** E12 `GET /{name}/users/{userName}`: a person, what they made, and their best records. */
+export const getUserDetails: ShelfHandler = (ctx) =>
+    respond<ServerItemDetails<UserItem>>(ctx, userDetails(ctx.state.shelf, personParam(ctx)))

@@ -1,0 +1,212 @@
+/**
+ * People: every author named in the content and every player who wrote something has a user
+ * item, listed newest-active first, searchable by name and handle, with sections of what they
+ * made and their best records; every item, comment and record links its person, in the shapes of
+ * `@sonolus/core`; and a person's web page renders a player's name and handle as text.
+ */
+import type {
+    ServerItemCommunityInfo,
+    ServerItemDetails,
+    ServerItemInfo,
+    ServerItemList,
+    UserItem,
+} from '@sonolus/core'
+import type { Browser } from 'playwright-core'
+import { rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { launchBrowser } from './support/browser.js'
+import { signInPlayer, type Player } from './support/player.js'
+import { levelDataHash, play, resultOf } from './support/plays.js'
+import { assertShape } from './support/response-shapes.js'
+import {
+    copyContent,
+    getJson,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
+import { createTestSigner } from './support/signing.js'
+import { generousWriteLimits } from './support/write-limits.js'
+
+const test = suite('people')
+let content: string
+let cache: string
+let server: TestServer
+let browser: Browser
+let sneaky: Player
+let alice: Player
+
+const sneakyName = '<script>window.pwned = 1</script>Eve'
+const sneakyHandle = '<script>window.pwned = 2</script>'
+
+test.before(async () => {
+    const signer = await createTestSigner()
+    content = await copyContent()
+    cache = await temporaryFolder('shelf-people-state-')
+    await generousWriteLimits(content)
+    ;[browser, server] = await Promise.all([
+        launchBrowser(),
+        startTestServer({
+            content,
+            cache,
+            watch: true,
+            signIn: { signatureKey: signer.publicKeyFile },
+        }),
+    ])
+    alice = await signInPlayer(server, signer, 'alice-player', 'Alice P')
+    sneaky = await signInPlayer(server, signer, 'eve-id', sneakyName, sneakyHandle)
+    const hash = await levelDataHash(server, 'first-steps')
+    await play(alice, 'first-steps', hash, resultOf(990_000))
+    await play(sneaky, 'first-steps', hash, resultOf(995_000))
+    const comment = await sneaky.submit('/levels/night-drive/community/submit', {
+        type: 'comment',
+        content: 'nice',
+    })
+    assert.is(comment.status, 200, comment.body.message)
+})
+
+test.after(async () => {
+    await Promise.all([browser.close(), server.stop()])
+    await rm(content, { recursive: true, force: true })
+    await rm(cache, { recursive: true, force: true })
+})
+
+const users = (query = '') => getJson<ServerItemList<UserItem>>(`${server.root}/users/list${query}`)
+
+test('users/info and users/list: authors and players, newest active first', async () => {
+    const info = await getJson<ServerItemInfo>(`${server.root}/users/info`)
+    assertShape('ServerItemInfo', info.body)
+    const list = await users()
+    assert.is(list.status, 200)
+    assertShape('UserList', list.body)
+    const names = list.body.items.map((user) => user.name)
+    assert.equal(
+        names.slice(0, 2),
+        ['eve-id', 'alice-player'],
+        'the players who wrote last come first',
+    )
+    for (const author of ['alice', 'bob', 'carol'])
+        assert.ok(names.includes(author), `${author} (an author of the content) is listed`)
+    const eve = list.body.items[0]!
+    assert.equal(
+        { title: eve.title, handle: eve.handle },
+        { title: `${sneakyName}#${sneakyHandle}`, handle: sneakyHandle },
+    )
+})
+
+test('quick search by name and by handle', async () => {
+    assert.equal(
+        (await users('?keywords=alice%20p')).body.items.map((user) => user.name),
+        ['alice-player'],
+    )
+    assert.equal(
+        (await users(`?keywords=${encodeURIComponent(sneakyHandle)}`)).body.items.map(
+            (user) => user.name,
+        ),
+        ['eve-id'],
+    )
+    assert.equal((await users('?keywords=nobody-at-all')).body.items, [])
+})
+
+test("a person's details: their file, what they made, and their best records", async () => {
+    const details = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice`)
+    assert.is(details.status, 200)
+    assertShape('UserDetails', details.body)
+    assert.is(details.body.item.title, 'Alice', 'the title of users/alice/item.yaml')
+    assert.match(String(details.body.description), /gentle levels/)
+    const levels = details.body.sections.find((section) => section.itemType === 'level')
+    assert.ok(levels, 'a section of their levels')
+    assert.ok(levels!.items.some((level) => level.name === 'first-steps'))
+
+    const player = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/eve-id`)
+    assertShape('UserDetails', player.body)
+    const replays = player.body.sections.find((section) => section.itemType === 'replay')
+    assert.ok(replays, 'a section of their plays')
+    const records = player.body.sections.find((section) => section.title === '#RANKING')
+    assert.ok(records, 'a section of their best records')
+    assert.match(JSON.stringify(records!.items[0]!.tags), /#1/, 'with their rank')
+    assert.is((await getJson(`${server.root}/users/nobody`)).status, 404)
+})
+
+test('every item, comment and record links its person, as @sonolus/core types them', async () => {
+    const level = await getJson<ServerItemDetails<{ authorUser?: UserItem }>>(
+        `${server.root}/levels/night-drive`,
+    )
+    assertShape('LevelDetails', level.body)
+    assert.is(level.body.item.authorUser?.name, 'bob', 'authorUser: bob in its record')
+    const community = await getJson<ServerItemCommunityInfo>(
+        `${server.root}/levels/night-drive/community/info`,
+    )
+    assertShape('ServerItemCommunityInfo', community.body)
+    const comment = community.body.topComments.find((entry) => entry.authorUser?.name === 'eve-id')
+    assert.ok(comment, "a player's comment links the player")
+    const replays = await getJson<ServerItemList<{ authorUser?: UserItem }>>(
+        `${server.root}/replays/list`,
+    )
+    assertShape('ReplayList', replays.body)
+    assert.ok(
+        replays.body.items.every((replay) => replay.authorUser),
+        'every replay has its person',
+    )
+    const records = await getJson<{ topRecords: { playerUser?: UserItem }[] }>(
+        `${server.root}/levels/first-steps/leaderboards/arcade`,
+    )
+    assertShape('ServerItemLeaderboardDetails', records.body)
+    assert.equal(
+        records.body.topRecords.map((record) => record.playerUser?.name),
+        ['eve-id', 'alice-player'],
+    )
+})
+
+test("an owner's users/<name> file shows at once, and its problems are reported", async () => {
+    await writeFile(
+        join(content, 'users', 'alice', 'item.yaml'),
+        'title: Alice the Author\nhandle: "0042"\n',
+    )
+    const deadline = Date.now() + 20_000
+    while (
+        (await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice`)).body.item
+            .handle !== '0042'
+    ) {
+        assert.ok(Date.now() < deadline, 'the edit of users/alice is served')
+        await new Promise((resolve) => server.events.once('reload', resolve))
+    }
+    await writeFile(join(content, 'users', 'alice', 'item.yaml'), 'titel: typo\n')
+    while (
+        !JSON.stringify((await getJson(`${server.url}/_shelf/problems`)).body).includes(
+            'users/alice/item.yaml',
+        )
+    ) {
+        assert.ok(Date.now() < deadline, 'the problem is reported')
+        await new Promise((resolve) => server.events.once('reload', resolve))
+    }
+    assert.is(
+        (await getJson(`${server.root}/users/alice`)).status,
+        200,
+        'the person is still there',
+    )
+})
+
+test("a person's web page in a real browser: a player's name and handle are text, and it opens in the app", async () => {
+    const page = await browser.newPage()
+    try {
+        const response = await page.goto(`${server.url}/users/eve-id`)
+        assert.is(response?.status(), 200)
+        const text = await page.textContent('body')
+        assert.ok(text!.includes(sneakyName), 'the name as written')
+        assert.ok(text!.includes(sneakyHandle), 'the handle as written')
+        assert.is(
+            await page.evaluate(() => (window as { pwned?: number }).pwned),
+            undefined,
+            'no script of theirs ran',
+        )
+        const open = await page.getAttribute('a[href^="https://open.sonolus.com/"]', 'href')
+        assert.match(open!, /\/users\/eve-id$/)
+    } finally {
+        await page.close()
+    }
+})
+
+test.run()
