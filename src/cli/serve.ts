@@ -62,6 +62,10 @@ export const serve = async ({ options, listen }: ServeArguments) => {
                 '  (a server reached by any other address, a public one say, needs --address)',
             )
     }
+    if (options.redis)
+        console.log(
+            `  sharing upload keys, rooms, write rates and pushes through ${shelf.sharedState}`,
+        )
     if (options.multiplayer)
         console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
     if (options.git) {

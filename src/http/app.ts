@@ -13,6 +13,7 @@ import { emptyNotFoundForBrowsers } from './browser-not-found.js'
 import { HttpError } from './http-error.js'
 import { Refusal, type RefusalKind } from '../util/refusal.js'
 import { PreparedAnswers } from './prepared-answers.js'
+import { readYourWrites } from './read-your-writes.js'
 import { requestState } from './request-state.js'
 import { cachedResponses } from './response-cache.js'
 import { authenticateRoutes } from './routes/authenticate.js'
@@ -57,6 +58,8 @@ export const createApp = (
     { auth, multiplayer, writes, live, containment, git }: Services,
 ) => {
     const app = new Koa()
+    // Behind a proxy the client's address is the last one the proxy added, never one the client sent.
+    if (options.trustProxy) Object.assign(app, { proxy: true, maxIpsCount: 1 })
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
     app.on('error', (error: unknown, ctx?: Context) =>
         reportError(error, ctx && `${ctx.method} ${ctx.url}`),
@@ -71,6 +74,8 @@ export const createApp = (
     app.use(versionHeader(headers.version))
     // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
     app.use(encodeAnswers)
+    if (git?.catchUp && auth.signInEnabled)
+        app.use(readYourWrites(auth.sessions, headers.session, git.catchUp))
 
     // Routes that never look at the session: sign-in itself, which a stale session must not stop,
     // and resources, which are named by their hash and fetched without the app's headers.
@@ -98,7 +103,7 @@ export const createApp = (
     leaderboardRoutes(router)
     app.use(sessionless.routes())
     app.use(router.routes())
-    app.use(developmentRoutes(getCatalog, options.ownerToken, git?.problems))
+    app.use(developmentRoutes(getCatalog, options, git?.problems))
     if (git) app.use(gitWebhookRoutes(git))
     if (options.webClient)
         app.use(
@@ -138,13 +143,14 @@ const errorsAsJson = async (ctx: Context, next: Next) => {
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = JSON.stringify({
             message:
-                status < 500
+                status < 500 || error instanceof Refusal
                     ? (error as Error).message
                     : 'internal error: the server log has the details',
         })
         if (error instanceof Refusal && error.retryAfterSeconds !== undefined)
             ctx.set('Retry-After', String(error.retryAfterSeconds))
-        if (status >= 500) reportError(error, `${ctx.method} ${ctx.url}`)
+        if (status >= 500 && !(error instanceof Refusal))
+            reportError(error, `${ctx.method} ${ctx.url}`)
     }
 }
 
@@ -157,6 +163,7 @@ const refusalStatus: Record<RefusalKind, number> = {
     conflict: 409,
     'too-large': 413,
     'too-many': 429,
+    unavailable: 503,
 }
 
 const statusOf = (error: unknown) => {

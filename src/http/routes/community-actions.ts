@@ -1,7 +1,7 @@
 import type Router from '@koa/router'
 import type { ServerSubmitItemCommunityActionResponse } from '@sonolus/core'
 import { stringify } from 'yaml'
-import { displayName } from '../../auth/sessions.js'
+import { displayName, type SessionUser } from '../../auth/sessions.js'
 import { generatedName, itemLocation } from '../../writes/content-writer.js'
 import { mayModify } from '../../writes/permissions.js'
 import { HttpError, notFound } from '../http-error.js'
@@ -30,6 +30,38 @@ const refreshComments: CommunityFlags = {
  * E19, E20: comment actions (`delete`, for the comment's author and the admins).
  */
 export const communityActionRoutes = (router: Router, writes: Writes) => {
+    const postComment = writes.jobs.define(
+        'comment',
+        async ({
+            folder,
+            content,
+            user,
+        }: {
+            folder: string
+            content: string
+            user: SessionUser
+        }) => {
+            const frontMatter = stringify(
+                { author: displayName(user), authorId: user.id, time: new Date().toISOString() },
+                { lineWidth: 0 },
+            )
+            await writes.writer.updateFiles([
+                {
+                    path: `${folder}/comments/${generatedName()}.md`,
+                    bytes: `---\n${frontMatter}---\n${content}\n`,
+                },
+            ])
+            return refreshComments
+        },
+    )
+    const deleteComment = writes.jobs.define(
+        'delete comment',
+        async ({ file }: { file: string }) => {
+            await writes.writer.updateFiles([{ path: file, required: true }])
+            return refreshComments
+        },
+    )
+
     router.post('/:type/:itemName/community/submit', async (ctx) => {
         const item = itemParam(ctx as ShelfContext)
         const { settings } = (ctx as ShelfContext).state.shelf.catalog
@@ -50,29 +82,13 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
         if (!content)
             throw new HttpError(400, 'option "content" is required: the text of the comment')
         const { user } = submission
-        countWrite(ctx, writes, 'comments', user)
+        await countWrite(ctx, writes, 'comments', user)
         await answerSubmit(
             ctx,
             writes,
             { user, did: `commented on ${folder}` },
             expectedFiles(submission),
-            async () => {
-                const frontMatter = stringify(
-                    {
-                        author: displayName(user),
-                        authorId: user.id,
-                        time: new Date().toISOString(),
-                    },
-                    { lineWidth: 0 },
-                )
-                await writes.writer.updateFiles([
-                    {
-                        path: `${folder}/comments/${generatedName()}.md`,
-                        bytes: `---\n${frontMatter}---\n${content}\n`,
-                    },
-                ])
-                return refreshComments
-            },
+            postComment({ folder, content, user }),
         )
     })
 
@@ -106,10 +122,7 @@ export const communityActionRoutes = (router: Router, writes: Writes) => {
             writes,
             { user: submission.user, did },
             expectedFiles(submission),
-            async () => {
-                await writes.writer.updateFiles([{ path: comment.file, required: true }])
-                return refreshComments
-            },
+            deleteComment({ file: comment.file }),
         )
     })
 

@@ -1,5 +1,6 @@
 import type Router from '@koa/router'
 import type { ServerCreateItemResponse } from '@sonolus/core'
+import type { SessionUser } from '../../auth/sessions.js'
 import { contentTypeInfos, isContentType, type ContentType } from '../../content/item-types.js'
 import { generatedName } from '../../writes/content-writer.js'
 import { recordFile, recordFromValues, resourceFileName } from '../../writes/item-files.js'
@@ -22,11 +23,43 @@ const contentTypeParam = (ctx: ShelfContext): ContentType => {
     return isContentType(type) ? type : notFound(`${type}s cannot be created here`)
 }
 
+/** A create whose files are on their way: the record as it will be written, and which file is which. */
+type CreateArgs = {
+    type: ContentType
+    name: string
+    record: Record<string, unknown>
+    files: ReturnType<typeof recordFromValues>['files']
+    user: SessionUser
+}
+
 /**
  * E10 and E11: a player makes a new item with one of the type's create forms. It is written as
  * `<type>/<name>/item.yaml` and its files once every file has arrived, so it appears complete.
  */
 export const createRoutes = (router: Router, writes: Writes) => {
+    const createItem = writes.jobs.define(
+        'create',
+        async ({ type, name, record, files, user }: CreateArgs, uploaded) => {
+            const itemFiles: Record<string, Buffer | string> = {
+                'item.yaml': recordFile(record, user),
+            }
+            for (const { role, hash } of files) {
+                const bytes = uploaded.get(hash)!
+                itemFiles[resourceFileName(role, bytes)] = bytes
+            }
+            const unit = await writes.writer.createItem(
+                contentTypeInfos[type].plural,
+                name,
+                itemFiles,
+            )
+            await requireServed(writes, type, name, unit)
+            return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
+                ServerCreateItemResponse,
+                'key' | 'hashes'
+            >
+        },
+    )
+
     router.post('/:type/create', async (ctx) => {
         const type = contentTypeParam(ctx as ShelfContext)
         const info = contentTypeInfos[type]
@@ -45,34 +78,25 @@ export const createRoutes = (router: Router, writes: Writes) => {
                 400,
                 `a ${type} needs ${missing.map(({ role }) => `"${role}"`).join(', ')}: give a file for each`,
             )
-        countWrite(ctx, writes, 'creates', user)
+        await countWrite(ctx, writes, 'creates', user)
         const name = generatedName()
-        const complete = {
-            ...record,
-            author: record.author ?? user.name,
-            authorId: user.id,
-            time: new Date().toISOString(),
-        }
         await answerSubmit(
             ctx,
             writes,
             { user, did: `created ${info.plural}/${name}` },
             expectedFiles(submission),
-            async (uploaded) => {
-                const itemFiles: Record<string, Buffer | string> = {
-                    'item.yaml': recordFile(complete, user),
-                }
-                for (const { role, hash } of files) {
-                    const bytes = uploaded.get(hash)!
-                    itemFiles[resourceFileName(role, bytes)] = bytes
-                }
-                const unit = await writes.writer.createItem(info.plural, name, itemFiles)
-                await requireServed(writes, type, name, unit)
-                return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
-                    ServerCreateItemResponse,
-                    'key' | 'hashes'
-                >
-            },
+            createItem({
+                type,
+                name,
+                record: {
+                    ...record,
+                    author: record.author ?? user.name,
+                    authorId: user.id,
+                    time: new Date().toISOString(),
+                },
+                files,
+                user,
+            }),
         )
     })
 

@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type { Catalog } from '../../catalog/catalog.js'
 import type { Problem } from '../../content/problems.js'
 import { HttpError } from '../http-error.js'
-import { isOwnerRequest, ownerOnlyMessage } from '../owner-access.js'
+import { isOwnerRequest, ownerOnlyMessage, type OwnerAccess } from '../owner-access.js'
 import { respond } from '../respond.js'
 
 /** Where tools find Shelf's own endpoints, outside every protocol name (which cannot start with `_`). */
@@ -16,12 +16,12 @@ export const developmentPrefix = '/_shelf'
  */
 export const developmentRoutes = (
     getCatalog: () => Catalog,
-    ownerToken: string | undefined,
+    access: OwnerAccess,
     gitProblems: () => Problem[] = () => [],
 ) => {
     const router = new Router({ prefix: developmentPrefix })
     router.get('/problems', (ctx) => {
-        if (!isOwnerRequest(ctx.req, ownerToken)) throw new HttpError(403, ownerOnlyMessage)
+        if (!isOwnerRequest(ctx.req, access)) throw new HttpError(403, ownerOnlyMessage)
         ctx.set('Cache-Control', 'no-store')
         const problems = [...getCatalog().problems, ...gitProblems()]
         respond(ctx, {

@@ -5,10 +5,12 @@ import { join } from 'node:path'
 import { parseDocument } from 'yaml'
 import type { CatalogItem } from '../../catalog/catalog.js'
 import { candidateFiles } from '../../content/resources.js'
+import type { ContentType } from '../../content/item-types.js'
 import { itemLocation } from '../../writes/content-writer.js'
 import { recordFromValues, resourceFileName, type FormValues } from '../../writes/item-files.js'
 import { mayModify } from '../../writes/permissions.js'
 import type { UploadedFiles } from '../../writes/upload-keys.js'
+import { refuse } from '../../util/refusal.js'
 import { HttpError } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
 import { itemParam } from '../respond.js'
@@ -24,11 +26,27 @@ import {
 
 type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
 
+type ItemTarget = { type: ContentType; name: string }
+
+const servedItem = (writes: Writes, { type, name }: ItemTarget) =>
+    writes.currentCatalog().get(type, name) ??
+    refuse('not-found', `${type} "${name}" is no longer on this server`)
+
 /**
  * E13 and E14: what an item's author and the admins may do to it. `delete` removes its files;
  * `edit` rewrites the fields and files its options name, in its `item.yaml`.
  */
 export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: string) => {
+    // The item is found again when the files arrive: it may have changed (or gone) meanwhile.
+    const deleteItem = writes.jobs.define('delete item', async (target: ItemTarget) =>
+        removeItem(writes, servedItem(writes, target)),
+    )
+    const editItem = writes.jobs.define(
+        'edit item',
+        async ({ values, ...target }: ItemTarget & { values: FormValues }, uploaded) =>
+            changeItem(writes, contentRoot, servedItem(writes, target), values, uploaded),
+    )
+
     router.post('/:type/:itemName/submit', async (ctx) => {
         const item = itemParam(ctx as ShelfContext)
         const { settings } = (ctx as ShelfContext).state.shelf.catalog
@@ -43,11 +61,11 @@ export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: st
                 `only the player who made ${item.type} "${item.name}" or an admin may ${submission.form.type} it`,
             )
         }
+        const target = { type: item.type, name: item.name }
         const act =
             submission.form.type === 'delete'
-                ? () => deleteItem(writes, item)
-                : (uploaded: UploadedFiles) =>
-                      editItem(writes, contentRoot, item, submission.values, uploaded)
+                ? deleteItem(target)
+                : editItem({ ...target, values: submission.values })
         const { folder, file } = itemLocation(item)
         const did = `${submission.form.type === 'delete' ? 'deleted' : 'edited'} ${folder ?? file}`
         await answerSubmit(
@@ -65,14 +83,14 @@ export const itemActionRoutes = (router: Router, writes: Writes, contentRoot: st
     })
 }
 
-const deleteItem = async (writes: Writes, item: CatalogItem): Promise<Flags> => {
+const removeItem = async (writes: Writes, item: CatalogItem): Promise<Flags> => {
     const { folder, file } = itemLocation(item)
     if (folder) await writes.writer.removeItem(...(folder.split('/') as [string, string]))
     else await writes.writer.updateFiles([{ path: file }])
     return { shouldRemoveItem: true } satisfies ActionFlags
 }
 
-const editItem = async (
+const changeItem = async (
     writes: Writes,
     contentRoot: string,
     item: CatalogItem,

@@ -2,7 +2,8 @@ import type Router from '@koa/router'
 import type { ServerLevelResultInfo } from '@sonolus/core'
 import { contentTypeInfos } from '../../content/item-types.js'
 import { generatedName } from '../../writes/content-writer.js'
-import { recordFile, recordFromValues } from '../../writes/item-files.js'
+import type { SessionUser } from '../../auth/sessions.js'
+import { recordFile, recordFromValues, type FormValues } from '../../writes/item-files.js'
 import { renderForm } from '../forms.js'
 import { HttpError, notFound } from '../http-error.js'
 import type { ShelfContext } from '../request-state.js'
@@ -30,6 +31,18 @@ type SubmittedReplay = {
 /** Display text from the app, bounded: it becomes a field of a file in the folder. */
 const summary = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : '')
 
+/** A result whose replay files are on their way. */
+type ResultArgs = {
+    name: string
+    levelName: string
+    dataHash: string
+    configurationHash: string
+    values: FormValues
+    title: string
+    subtitle: string
+    user: SessionUser
+}
+
 /**
  * E3, E4 and E5: the result screen. A submitted result becomes a replay of the level,
  * `replays/<name>/` with the replay's data and configuration as the app recorded them.
@@ -43,6 +56,51 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
         })
     })
     if (!writes) return
+    const recordReplay = writes.jobs.define(
+        'result',
+        async (
+            {
+                name,
+                levelName,
+                dataHash,
+                configurationHash,
+                values,
+                title,
+                subtitle,
+                user,
+            }: ResultArgs,
+            uploaded,
+        ) => {
+            const files = {
+                data: uploaded.get(dataHash)!,
+                configuration: uploaded.get(configurationHash)!,
+            }
+            for (const [role, bytes] of Object.entries(files)) {
+                if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+                    throw new HttpError(
+                        400,
+                        `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
+                    )
+            }
+            const { record } = recordFromValues('replay', values)
+            const fields = {
+                title: title || user.name,
+                subtitle,
+                author: user.name,
+                ...record,
+                authorId: user.id,
+                time: new Date().toISOString(),
+                level: levelName,
+            }
+            // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
+            const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, {
+                'item.yaml': recordFile(fields, user),
+                ...files,
+            })
+            await requireServed(writes, 'replay', name, unit)
+            return {}
+        },
+    )
 
     router.post('/levels/result/submit', async (ctx) => {
         const { catalog } = (ctx as ShelfContext).state.shelf
@@ -63,7 +121,7 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
         if (!catalog.get('level', levelName)) notFound(`level "${levelName}" is not on this server`)
         const [dataHash, configurationHash] = hashes as [string, string]
         const { user } = submission
-        countWrite(ctx, writes, 'results', user)
+        await countWrite(ctx, writes, 'results', user)
         const name = generatedName()
         const did = `recorded a replay of levels/${levelName} as ${contentTypeInfos.replay.plural}/${name}`
         await answerSubmit(
@@ -71,36 +129,16 @@ export const levelResultRoutes = (router: Router, writes: Writes | undefined) =>
             writes,
             { user, did },
             [{ hash: dataHash }, { hash: configurationHash }],
-            async (uploaded) => {
-                const files = {
-                    data: uploaded.get(dataHash)!,
-                    configuration: uploaded.get(configurationHash)!,
-                }
-                for (const [role, bytes] of Object.entries(files)) {
-                    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-                        throw new HttpError(
-                            400,
-                            `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
-                        )
-                }
-                const { record } = recordFromValues('replay', submission.values)
-                const fields = {
-                    title: summary(replay.title) || user.name,
-                    subtitle: summary(replay.subtitle),
-                    author: user.name,
-                    ...record,
-                    authorId: user.id,
-                    time: new Date().toISOString(),
-                    level: levelName,
-                }
-                // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
-                const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, {
-                    'item.yaml': recordFile(fields, user),
-                    ...files,
-                })
-                await requireServed(writes, 'replay', name, unit)
-                return {}
-            },
+            recordReplay({
+                name,
+                levelName,
+                dataHash,
+                configurationHash,
+                values: submission.values,
+                title: summary(replay.title),
+                subtitle: summary(replay.subtitle),
+                user,
+            }),
         )
     })
 

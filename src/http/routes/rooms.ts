@@ -25,7 +25,7 @@ import { signedInUser } from '../session.js'
 export type Multiplayer = { rooms: RoomRegistry; url: string }
 
 /**
- * Rooms (E6, E7, and E8/E9/E12 for `rooms`). They live in memory rather than in the catalog, so
+ * Rooms (E6, E7, and E8/E9/E12 for `rooms`). They live in the shared state, not in the catalog, so
  * their answers are marked `no-store`: the response cache and the app both ask again.
  */
 export const roomRoutes = (
@@ -38,10 +38,10 @@ export const roomRoutes = (
         multiplayer ??
         notFound('multiplayer is not offered by this server (start it with --multiplayer-url)')
 
-    router.get('/rooms/info', (ctx) => {
+    router.get('/rooms/info', async (ctx) => {
         const state = (ctx as ShelfContext).state.shelf
         const settings = state.catalog.settings.types.room
-        const rooms = multiplayer?.rooms.list() ?? []
+        const rooms = (await multiplayer?.rooms.list()) ?? []
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemInfo>(ctx, {
             title: state.renderer.optionalText(settings.title),
@@ -65,9 +65,9 @@ export const roomRoutes = (
         })
     })
 
-    router.get('/rooms/list', (ctx) => {
+    router.get('/rooms/list', async (ctx) => {
         const state = (ctx as ShelfContext).state.shelf
-        const rooms = matching(multiplayer?.rooms.list() ?? [], state)
+        const rooms = matching((await multiplayer?.rooms.list()) ?? [], state)
         const page = paginate(rooms, pageSizes.items, state.query, 'page', (room) => room.name)
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemList<RoomItem>>(ctx, {
@@ -83,14 +83,15 @@ export const roomRoutes = (
         await readJsonBytes(ctx)
         // With sign-in on, a room is reserved for the player who asked, and only they can open it.
         const creator = auth.signInEnabled ? signedInUser(ctx) : undefined
-        respond<ServerCreateRoomResponse>(ctx, rooms.reserve(creator))
+        respond<ServerCreateRoomResponse>(ctx, await rooms.reserve(creator))
     })
 
-    router.get('/rooms/:roomName', (ctx) => {
+    router.get('/rooms/:roomName', async (ctx) => {
         const state = (ctx as ShelfContext).state.shelf
         const name = String(ctx.params.roomName)
         const room =
-            multiplayer?.rooms.get(name) ?? notFound(`room "${name}" not found: it may have ended`)
+            (await multiplayer?.rooms.get(name)) ??
+            notFound(`room "${name}" not found: it may have ended`)
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemDetails<RoomItem>>(ctx, renderRoomDetails(room, state.renderer))
     })
@@ -109,13 +110,13 @@ export const roomRoutes = (
         const { id, handle, name: userName } = join.body.userProfile
         const key = ctx.get(headers.roomKey)
         const room = key
-            ? rooms.open(name, key, { id, handle, name: userName }, () =>
+            ? await rooms.open(name, key, { id, handle, name: userName }, () =>
                   roomSettingsFrom(
                       roomCreateForms(state.catalog.settings.types.room.creates),
                       state.query,
                   ),
               )
-            : rooms.join(name)
+            : await rooms.join(name)
         respond<ServerJoinRoomResponse>(ctx, {
             url,
             type: 'round',

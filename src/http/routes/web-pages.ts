@@ -185,7 +185,7 @@ export const webPageRoutes = (
             page((request, ctx) => {
                 // Kept for nobody: whether it shows the problems depends on who asks.
                 ctx.set('Cache-Control', 'no-store')
-                const allowed = isOwnerRequest(ctx.req, options.ownerToken)
+                const allowed = isOwnerRequest(ctx.req, options)
                 if (!allowed) ctx.status = 403
                 return problemsPage(request, ctx.path, allowed)
             }),
