@@ -13,7 +13,7 @@ import { git, seededRemote, type Remote } from './support/git-repos.js'
 import { startReplica, type Replica } from './support/replica.js'
 import { signInPlayer, type Player } from './support/player.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
-import { getJson, temporaryFolder } from './support/server.js'
+import { getJson } from './support/server.js'
 
 const test = suite('git: replicas converge')
 let signer: TestSigner
