@@ -15,6 +15,7 @@ import { Refusal, type RefusalKind } from '../util/refusal.js'
 import { PreparedAnswers } from './prepared-answers.js'
 import { readYourWrites } from './read-your-writes.js'
 import { requestState } from './request-state.js'
+import { drainUnreadBody } from './unread-body.js'
 import { cachedResponses } from './response-cache.js'
 import { authenticateRoutes } from './routes/authenticate.js'
 import { communityActionRoutes } from './routes/community-actions.js'
@@ -69,6 +70,7 @@ export const createApp = (
     // `shelf export` asks for each answer once: keeping (and compressing) them would be work for nothing.
     const keep = options.keepAnswers !== false
     if (keep) app.use(prepared.keep)
+    app.use(drainUnreadBody)
     app.use(emptyNotFoundForBrowsers(`/${options.name}`))
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
