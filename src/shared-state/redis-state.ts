@@ -174,6 +174,9 @@ export class RedisState implements SharedState {
         this.subscriber.on('message', (from: string, message: string) => {
             if (from === name) listener(message)
         })
+        // Connected already: a later 'ready' is the connection back after a loss, and what was said
+        // meanwhile is lost, so the listener hears an empty message then.
+        this.subscriber.on('ready', () => listener(''))
         await this.command(() => this.subscriber.subscribe(name))
     }
 

@@ -40,7 +40,10 @@ export interface SharedState {
 
     /** Tells every replica (this one included) a message on a channel. */
     publish(channel: string, message: string): Promise<void>
-    /** Hears the messages of a channel until closed; a lost connection is picked up again by itself. */
+    /**
+     * Hears the messages of a channel until closed. A lost connection is picked up again by
+     * itself; as what was said meanwhile is lost, the listener hears an empty message then.
+     */
     subscribe(channel: string, listener: (message: string) => void): Promise<void>
     close(): Promise<void>
 }
