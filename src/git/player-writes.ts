@@ -42,8 +42,10 @@ export class PlayerWrites {
         // Redis away: reads go on with what this replica has.
         const commit = await this.state.get(entry(userId)).catch(() => undefined)
         if (!commit || this.known.has(commit)) return
+        // Past the deadline the commit counts as known too: one the remote lost (a force-push)
+        // must not hold up every later request of that player.
         for (const deadline = Date.now() + catchUpMs; !(await this.serves(commit));) {
-            if (Date.now() >= deadline) return
+            if (Date.now() >= deadline) break
             await Promise.race([
                 this.sync.pull().catch(() => undefined),
                 new Promise((resolve) => setTimeout(resolve, deadline - Date.now()).unref()),
