@@ -13,14 +13,14 @@
  * Everything runs on this machine: the figures say what the replicas cost each other here, not
  * what separate machines would do. Tables go to stdout.
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { git, seededRemote, type Remote } from '../test/support/git-repos.js'
 import { freePort, startNginxBalancer } from '../test/support/nginx.js'
 import { answerOf } from '../test/support/player.js'
 import { startRedis } from '../test/support/redis.js'
 import { startReplica, type Replica } from '../test/support/replica.js'
+import { setWriteLimit } from '../test/support/write-limits.js'
 import {
     authenticateBody,
     createTestSigner,
@@ -84,13 +84,10 @@ const serves = async (replica: Replica, content: string) => {
 /** No rate stops the bench: every write kind allows far more than it makes. */
 const unlimited = async (remote: Remote) => {
     const owner = await remote.clone()
-    const settings = join(owner, 'server.yaml')
-    await writeFile(
-        settings,
-        (await readFile(settings, 'utf8')).replace(
-            /^limits:\n/m,
-            'limits:\n  comments: { perPlayer: 1000000, perAddress: 1000000, perSeconds: 60 }\n',
-        ),
+    await setWriteLimit(
+        owner,
+        'comments',
+        '{ perPlayer: 1000000, perAddress: 1000000, perSeconds: 60 }',
     )
     await git(owner, 'commit', '--quiet', '--all', '--message', 'No limits for the bench')
     await git(owner, 'push', '--quiet')

@@ -2,18 +2,12 @@
  * --trust-proxy: the client's address for the per-address write limits is the last one of
  * X-Forwarded-For (the one the proxy added), never one the client wrote before it.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answerOf } from './support/player.js'
-import {
-    authenticateBody,
-    createTestSigner,
-    postSigned,
-    signed,
-    testProfile,
-} from './support/signing.js'
+import { answerOf, signInPlayer } from './support/player.js'
+import { setWriteLimit } from './support/write-limits.js'
+import { createTestSigner } from './support/signing.js'
 import { copyContent, startTestServer, type TestServer } from './support/server.js'
 
 const test = suite('behind a proxy')
@@ -24,14 +18,7 @@ let signer: Awaited<ReturnType<typeof createTestSigner>>
 test.before(async () => {
     signer = await createTestSigner()
     content = await copyContent()
-    const serverYaml = join(content, 'server.yaml')
-    await writeFile(
-        serverYaml,
-        (await readFile(serverYaml, 'utf8')).replace(
-            /^limits:\n/m,
-            'limits:\n  comments: { perPlayer: 100, perAddress: 2, perSeconds: 86400 }\n',
-        ),
-    )
+    await setWriteLimit(content, 'comments', '{ perPlayer: 100, perAddress: 2, perSeconds: 86400 }')
     server = await startTestServer({
         content,
         trustProxy: true,
@@ -44,16 +31,7 @@ test.after(async () => {
     await rm(content, { recursive: true, force: true })
 })
 
-const session = async (id: string) => {
-    const answer = await answerOf<{ session: string }>(
-        await postSigned(
-            `${server.root}/authenticate`,
-            await signed(signer, authenticateBody(server.url, testProfile(id, id))),
-        ),
-    )
-    assert.is(answer.status, 200, answer.body.message)
-    return answer.body.session
-}
+const session = async (id: string) => (await signInPlayer(server, signer, id, id)).session
 
 const comment = async (player: string, forwardedFor: string) =>
     answerOf(

@@ -5,19 +5,18 @@
  * replica serves of the other's writes came by the push signal or by read-your-writes.
  */
 import type { ServerItemCommunityComment } from '@sonolus/core'
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { eventually } from './support/eventually.js'
 import { sha1, tinyPng } from './support/fixtures.js'
 import { git, seededRemote, type Remote } from './support/git-repos.js'
 import { freePort, startNginxBalancer, type RunningNginx } from './support/nginx.js'
-import { answerOf, uploadFiles, type Answer } from './support/player.js'
+import { answerOf, signInPlayer, uploadFiles, type Answer } from './support/player.js'
 import { startRedis, type RunningRedis } from './support/redis.js'
 import { startReplica, type Replica } from './support/replica.js'
+import { setWriteLimit } from './support/write-limits.js'
 import {
-    authenticateBody,
     createTestSigner,
     joinRoomBody,
     postSigned,
@@ -68,13 +67,10 @@ test.before(async () => {
     remote = await seededRemote()
     // The creates limit goes down for this suite, in a commit every clone starts from.
     const owner = await remote.clone()
-    const settings = join(owner, 'server.yaml')
-    await writeFile(
-        settings,
-        (await readFile(settings, 'utf8')).replace(
-            /creates: \{ perPlayer: 1000, perAddress: 1000, perSeconds: 60 \}/,
-            `creates: { perPlayer: ${createsPerPlayer}, perAddress: 1000, perSeconds: 600 }`,
-        ),
+    await setWriteLimit(
+        owner,
+        'creates',
+        `{ perPlayer: ${createsPerPlayer}, perAddress: 1000, perSeconds: 600 }`,
     )
     await git(owner, 'commit', '--quiet', '--all', '--message', 'Fewer creates')
     await git(owner, 'push', '--quiet')
@@ -107,14 +103,7 @@ test.after(async () => {
 
 /** A signed-in player (signed in through the balancer), who can ask any target. */
 const player = async (id: string, name: string) => {
-    const signIn = await answerOf<{ session: string }>(
-        await postSigned(
-            `${balancer.root}/authenticate`,
-            await signed(signer, authenticateBody(balancer.url, testProfile(id, name))),
-        ),
-    )
-    assert.is(signIn.status, 200, signIn.body.message)
-    const session = signIn.body.session
+    const { session } = await signInPlayer(balancer, signer, id, name)
     const headers = { 'Service-Session': session }
     return {
         id,

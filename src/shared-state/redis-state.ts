@@ -46,7 +46,8 @@ export class RedisState implements SharedState {
     readonly description: string
     readonly acrossReplicas = true
     private readonly subscriber: Redis
-    private down = false
+    /** The connections (commands, signals) lost now: one line when the first goes, one when the last is back. */
+    private readonly away = new Set<string>()
 
     private constructor(
         private readonly redis: Redis,
@@ -199,17 +200,16 @@ export class RedisState implements SharedState {
     }
 
     private lost(role: string, error: Error) {
-        if (this.down) return
-        this.down = true
-        console.error(
-            `shelf: ${this.description} is away (${role}: ${error.message}): writes answer 503 until it is back; reads go on`,
-        )
+        if (!this.away.size)
+            console.error(
+                `shelf: ${this.description} is away (${error.message}): writes answer 503 until it is back; reads go on`,
+            )
+        this.away.add(role)
     }
 
     private back(role: string) {
-        if (!this.down) return
-        this.down = false
-        console.error(`shelf: ${this.description} is back (${role})`)
+        if (!this.away.delete(role) || this.away.size) return
+        console.error(`shelf: ${this.description} is back`)
     }
 }
 
