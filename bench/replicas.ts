@@ -69,8 +69,8 @@ const comment = async (target: Target, session: string, content: string) => {
             values: new URLSearchParams({ type: 'comment', content }).toString(),
         }),
     })
-    await response.arrayBuffer()
-    return { status: response.status, ms: performance.now() - started }
+    const body = await response.text()
+    return { status: response.status, ms: performance.now() - started, body }
 }
 
 const serves = async (replica: Replica, content: string) => {
@@ -145,8 +145,8 @@ const round = async (signer: TestSigner, count: number) => {
             log(`${count} replica(s): ${samples} writes until every other replica serves them`)
             for (let sample = 0; sample < samples; sample++) {
                 const content = `visible ${sample}`
-                const { status } = await comment(replicas[0]!, sessions[0]!, content)
-                if (status !== 200) throw new Error(`the sample write answered ${status}`)
+                const { status, body } = await comment(replicas[0]!, sessions[0]!, content)
+                if (status !== 200) throw new Error(`the sample write answered ${status}: ${body}`)
                 const answered = performance.now()
                 await Promise.all(
                     replicas.slice(1).map(async (replica) => {

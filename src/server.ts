@@ -6,7 +6,12 @@ import { join, resolve } from 'node:path'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
-import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
+import {
+    defaultClientTimeouts,
+    multiplayerDefaults,
+    protocolHeaders,
+    type ShelfOptions,
+} from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
@@ -15,7 +20,7 @@ import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
 import { createApp } from './http/app.js'
-import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
+import { clientTimeoutOptions } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
