@@ -95,7 +95,11 @@ export class RemoteSync {
             this.pushAgain = true
             return
         }
-        this.pushing = this.pushWhileAsked().finally(() => (this.pushing = undefined))
+        this.pushing = this.pushWhileAsked().finally(() => {
+            this.pushing = undefined
+            // Asked for between the last round and this line: one more round.
+            if (this.pushAgain || this.pushWaiters.length) this.requestPush()
+        })
     }
 
     async close() {
@@ -205,12 +209,13 @@ export class RemoteSync {
     }
 
     private async pushWhileAsked() {
-        do {
+        while (!this.closed) {
             this.pushAgain = false
             const waiting = this.pushWaiters.splice(0)
             const head = await this.pushOnce().catch(() => undefined)
             for (const resolve of waiting) resolve(head)
-        } while (this.pushAgain && !this.closed)
+            if (!this.pushAgain && !this.pushWaiters.length) return
+        }
         for (const resolve of this.pushWaiters.splice(0)) resolve(undefined)
     }
 
