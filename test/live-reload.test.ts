@@ -34,12 +34,17 @@ const allReports: ReloadReport[] = []
 /** How long one change may take to be served before the test fails. */
 const reloadDeadline = 5_000
 
+const ownerToken = 'the owner token of the live reload test'
+
 type ProblemsBody = { errors: number; warnings: number; problems: Problem[] }
 
 const file = (path: string) => join(content, path)
 const get = <T>(path: string) => getJson<T>(`${server.root}${path}`)
 const problems = async () => {
-    const response = await getJson<ProblemsBody>(`${server.url}/_shelf/problems`)
+    // A server given --address shows its problems only with the owner token.
+    const response = await getJson<ProblemsBody>(`${server.url}/_shelf/problems`, {
+        headers: { Authorization: `Bearer ${ownerToken}` },
+    })
     assert.is(response.status, 200, '/_shelf/problems answers')
     return response.body
 }
@@ -152,7 +157,12 @@ const leftoverPaths = (
 
 test.before(async () => {
     content = await copyContent()
-    server = await startTestServer({ content, watch: true, address: 'https://shelf.example' })
+    server = await startTestServer({
+        content,
+        watch: true,
+        address: 'https://shelf.example',
+        ownerToken,
+    })
     server.events.on('reload', (report) => allReports.push(report))
 })
 
