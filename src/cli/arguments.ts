@@ -71,13 +71,13 @@ Replicas (several servers behind one load balancer; see docs/replicas.md):
                     else in this process)
   --trust-proxy     requests come through a reverse proxy: the client's address is the
                     last one of X-Forwarded-For, and coming from this machine does not make
-                    a request the owner's (implied by nothing; a server with --address
-                    never takes loopback as the owner either)
+                    a request the owner's (on a server with --address it never does either)
 
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
 While serving, the problems of the content are also at GET /_shelf/problems (JSON), for the
-owner only: requests from this machine that no proxy forwarded, or with the owner token:
+owner only: requests with the owner token, or, without --address and --trust-proxy, from this
+machine and not forwarded by a proxy:
   --owner-token T   lets a request with "Authorization: Bearer T" see the owner's pages
                     from anywhere (default: $SHELF_OWNER_TOKEN)
 People browse the content at / (pages that follow the folder's edits while it is watched).
