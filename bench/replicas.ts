@@ -29,7 +29,7 @@ import {
     testProfile,
     type TestSigner,
 } from '../test/support/signing.js'
-import { formatNumber, log, renderTable } from './output.js'
+import { formatNumber, log, percentile, renderTable } from './output.js'
 
 const { values } = parseArgs({
     options: {
@@ -41,11 +41,6 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds)
 const writers = Number(values.writers)
 const samples = Number(values.samples)
-
-const percentile = (times: number[], fraction: number) => {
-    const sorted = [...times].sort((a, b) => a - b)
-    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]
-}
 
 type Target = { url: string; root: string }
 
