@@ -2,7 +2,8 @@ import type { ServerCreateItemResponse } from '@sonolus/core'
 import type { SessionUser } from '../../../../auth/sessions.js'
 import { contentTypeInfos, type ContentType } from '../../../../content/item-types.js'
 import { generatedName } from '../../../../writes/content-writer.js'
-import { recordFile, recordFromValues, resourceFileName } from '../../../../writes/item-files.js'
+import { recordFromValues, resourceFileName } from '../../../../writes/item-files.js'
+import { createPlayerItem } from '../../../../writes/new-items.js'
 import { HttpError } from '../../../http-error.js'
 import { contentTypeParam } from '../../../path-params.js'
 import type { ShelfHandler } from '../../../request-state.js'
@@ -11,7 +12,6 @@ import {
     countWrite,
     expectedFiles,
     readSubmission,
-    requireServed,
     type Writes,
 } from '../../../submissions.js'
 
@@ -33,19 +33,12 @@ export const postItemCreate = (writes: Writes): ShelfHandler => {
     const createItem = writes.jobs.define(
         'create',
         async ({ type, name, record, files, user }: CreateArgs, uploaded) => {
-            const itemFiles: Record<string, Buffer | string> = {
-                'item.yaml': recordFile(record, user),
-            }
+            const resources: Record<string, Buffer> = {}
             for (const { role, hash } of files) {
                 const bytes = uploaded.get(hash)!
-                itemFiles[resourceFileName(role, bytes)] = bytes
+                resources[resourceFileName(role, bytes)] = bytes
             }
-            const unit = await writes.writer.createItem(
-                contentTypeInfos[type].plural,
-                name,
-                itemFiles,
-            )
-            await requireServed(writes, type, name, unit)
+            await createPlayerItem(writes, type, name, user, record, resources)
             return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
                 ServerCreateItemResponse,
                 'key' | 'hashes'
@@ -72,23 +65,18 @@ export const postItemCreate = (writes: Writes): ShelfHandler => {
             )
         await countWrite(ctx, writes, 'creates', user)
         const name = generatedName()
+        const complete = {
+            ...record,
+            author: record.author ?? user.name,
+            authorId: user.id,
+            time: new Date().toISOString(),
+        }
         await answerSubmit(
             ctx,
             writes,
             { user, did: `created ${info.plural}/${name}` },
             expectedFiles(submission),
-            createItem({
-                type,
-                name,
-                record: {
-                    ...record,
-                    author: record.author ?? user.name,
-                    authorId: user.id,
-                    time: new Date().toISOString(),
-                },
-                files,
-                user,
-            }),
+            createItem({ type, name, record: complete, files, user }),
         )
     }
 }

@@ -1,16 +1,11 @@
 import { contentTypeInfos } from '../../../../../content/item-types.js'
 import { generatedName } from '../../../../../writes/content-writer.js'
 import type { SessionUser } from '../../../../../auth/sessions.js'
-import { recordFile, recordFromValues, type FormValues } from '../../../../../writes/item-files.js'
+import { recordFromValues, type FormValues } from '../../../../../writes/item-files.js'
+import { createPlayerItem } from '../../../../../writes/new-items.js'
 import { HttpError, notFound } from '../../../../http-error.js'
 import type { ShelfHandler } from '../../../../request-state.js'
-import {
-    answerSubmit,
-    countWrite,
-    readSubmission,
-    requireServed,
-    type Writes,
-} from '../../../../submissions.js'
+import { answerSubmit, countWrite, readSubmission, type Writes } from '../../../../submissions.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
@@ -43,51 +38,33 @@ type ResultArgs = {
  * the level, `replays/<name>/` with the replay's data and configuration as the app recorded them.
  */
 export const postLevelResult = (writes: Writes): ShelfHandler => {
-    const recordReplay = writes.jobs.define(
-        'result',
-        async (
-            {
-                name,
-                levelName,
-                dataHash,
-                configurationHash,
-                values,
-                title,
-                subtitle,
-                user,
-            }: ResultArgs,
-            uploaded,
-        ) => {
-            const files = {
-                data: uploaded.get(dataHash)!,
-                configuration: uploaded.get(configurationHash)!,
-            }
-            for (const [role, bytes] of Object.entries(files)) {
-                if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-                    throw new HttpError(
-                        400,
-                        `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
-                    )
-            }
-            const { record } = recordFromValues('replay', values)
-            const fields = {
-                title: title || user.name,
-                subtitle,
-                author: user.name,
-                ...record,
-                authorId: user.id,
-                time: new Date().toISOString(),
-                level: levelName,
-            }
-            // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
-            const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, {
-                'item.yaml': recordFile(fields, user),
-                ...files,
-            })
-            await requireServed(writes, 'replay', name, unit)
-            return {}
-        },
-    )
+    const recordReplay = writes.jobs.define('result', async (args: ResultArgs, uploaded) => {
+        const { name, levelName, dataHash, configurationHash, values, title, subtitle, user } = args
+        const files = {
+            data: uploaded.get(dataHash)!,
+            configuration: uploaded.get(configurationHash)!,
+        }
+        for (const [role, bytes] of Object.entries(files)) {
+            if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+                throw new HttpError(
+                    400,
+                    `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
+                )
+        }
+        const { record } = recordFromValues('replay', values)
+        const fields = {
+            title: title || user.name,
+            subtitle,
+            author: user.name,
+            ...record,
+            authorId: user.id,
+            time: new Date().toISOString(),
+            level: levelName,
+        }
+        // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
+        await createPlayerItem(writes, 'replay', name, user, fields, files)
+        return {}
+    })
     return async (ctx) => {
         const { catalog } = ctx.state.shelf
         const submission = await readSubmission(ctx, catalog.settings.types.level.results, 'result')

@@ -1,19 +1,10 @@
 import type { ServerSubmitItemActionResponse } from '@sonolus/core'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { parseDocument } from 'yaml'
-import type { CatalogItem } from '../../../../../catalog/catalog.js'
-import { candidateFiles } from '../../../../../content/resources.js'
-import type { ContentType } from '../../../../../content/item-types.js'
-import { refuse } from '../../../../../util/refusal.js'
 import { itemLocation } from '../../../../../writes/content-writer.js'
-import {
-    recordFromValues,
-    resourceFileName,
-    type FormValues,
-} from '../../../../../writes/item-files.js'
+import { deleteItem, editItem } from '../../../../../writes/item-edits.js'
 import { mayModify } from '../../../../../writes/permissions.js'
-import type { UploadedFiles } from '../../../../../writes/upload-keys.js'
+import type { FormValues } from '../../../../../writes/item-files.js'
+import { refuse } from '../../../../../util/refusal.js'
+import type { ContentType } from '../../../../../content/item-types.js'
 import { HttpError } from '../../../../http-error.js'
 import { itemParam } from '../../../../path-params.js'
 import type { ShelfHandler } from '../../../../request-state.js'
@@ -21,12 +12,16 @@ import {
     answerSubmit,
     expectedFiles,
     readSubmission,
-    unitErrors,
-    type Flags,
     type Writes,
 } from '../../../../submissions.js'
 
 type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
+
+type ItemTarget = { type: ContentType; name: string }
+
+const servedItem = (writes: Writes, { type, name }: ItemTarget) =>
+    writes.currentCatalog().get(type, name) ??
+    refuse('not-found', `${type} "${name}" is no longer on this server`)
 
 /**
  * E13 `POST /{name}/{type}/{itemName}/submit`: what an item's author and the admins may do to it.
@@ -35,13 +30,22 @@ type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
  */
 export const postItemAction = (writes: Writes, contentRoot: string): ShelfHandler => {
     // The item is found again when the files arrive: it may have changed (or gone) meanwhile.
-    const deleteItem = writes.jobs.define('delete item', async (target: ItemTarget) =>
-        removeItem(writes, servedItem(writes, target)),
+    const removeItem = writes.jobs.define(
+        'delete item',
+        async (target: ItemTarget): Promise<ActionFlags> => {
+            await deleteItem(writes, servedItem(writes, target))
+            return { shouldRemoveItem: true }
+        },
     )
-    const editItem = writes.jobs.define(
+    const changeItem = writes.jobs.define(
         'edit item',
-        async ({ values, ...target }: ItemTarget & { values: FormValues }, uploaded) =>
-            changeItem(writes, contentRoot, servedItem(writes, target), values, uploaded),
+        async (
+            { values, ...target }: ItemTarget & { values: FormValues },
+            uploaded,
+        ): Promise<ActionFlags> => {
+            await editItem(writes, contentRoot, servedItem(writes, target), values, uploaded)
+            return { shouldUpdateItem: true }
+        },
     )
     return async (ctx) => {
         const item = itemParam(ctx)
@@ -60,8 +64,8 @@ export const postItemAction = (writes: Writes, contentRoot: string): ShelfHandle
         const target = { type: item.type, name: item.name }
         const act =
             submission.form.type === 'delete'
-                ? deleteItem(target)
-                : editItem({ ...target, values: submission.values })
+                ? removeItem(target)
+                : changeItem({ ...target, values: submission.values })
         const { folder, file } = itemLocation(item)
         const did = `${submission.form.type === 'delete' ? 'deleted' : 'edited'} ${folder ?? file}`
         await answerSubmit(
@@ -72,75 +76,4 @@ export const postItemAction = (writes: Writes, contentRoot: string): ShelfHandle
             act,
         )
     }
-}
-
-type ItemTarget = { type: ContentType; name: string }
-
-const servedItem = (writes: Writes, { type, name }: ItemTarget) =>
-    writes.currentCatalog().get(type, name) ??
-    refuse('not-found', `${type} "${name}" is no longer on this server`)
-
-const removeItem = async (writes: Writes, item: CatalogItem): Promise<Flags> => {
-    const { folder, file } = itemLocation(item)
-    if (folder) await writes.writer.removeItem(...(folder.split('/') as [string, string]))
-    else await writes.writer.updateFiles([{ path: file }])
-    return { shouldRemoveItem: true } satisfies ActionFlags
-}
-
-const changeItem = async (
-    writes: Writes,
-    contentRoot: string,
-    item: CatalogItem,
-    values: FormValues,
-    uploaded: UploadedFiles,
-): Promise<Flags> => {
-    const { folder, file } = itemLocation(item)
-    if (!folder || !file.endsWith('/item.yaml'))
-        throw new HttpError(
-            400,
-            `${item.type} "${item.name}" is kept as ${file}; only items kept as item.yaml can be edited from the app`,
-        )
-    // The reads and the writes are one turn of the item's writer: nothing written between them is lost.
-    await writes.writer.withItem(folder, async () => {
-        const { record, files } = recordFromValues(item.type, values)
-        // The document is edited in place, so the comments and layout of a hand-written file survive.
-        const document = parseDocument(await readFile(join(contentRoot, file), 'utf8'))
-        for (const [field, value] of Object.entries(record)) {
-            // `meta` is merged key by key: an edit form need not repeat every key to keep it.
-            if (field === 'meta')
-                for (const [key, entry] of Object.entries(value as Record<string, unknown>))
-                    document.setIn(['meta', key], entry)
-            else document.set(field, value)
-        }
-        const changes: { path: string; bytes?: Buffer | string }[] = []
-        for (const { role, hash } of files) {
-            const bytes = uploaded.get(hash)!
-            const fileName = resourceFileName(role, bytes)
-            // The new file replaces whichever file held the role before, whatever its extension.
-            changes.push(
-                ...candidateFiles(role.role, role.kind)
-                    .filter((candidate) => candidate !== fileName)
-                    .map((candidate) => ({ path: `${folder}/${candidate}` })),
-            )
-            changes.push({ path: `${folder}/${fileName}`, bytes })
-        }
-        changes.push({ path: file, bytes: document.toString({ lineWidth: 0 }) })
-        // An edit that breaks the item is undone: the files go back as they were, and the answer says why.
-        const before = new Set(unitErrors(writes.currentCatalog(), folder))
-        const previous = await Promise.all(
-            changes.map(async ({ path }) => ({
-                path,
-                bytes: await readFile(join(contentRoot, path)).catch(() => undefined),
-            })),
-        )
-        await writes.writer.updateFiles(changes)
-        const errors = unitErrors(writes.currentCatalog(), folder).filter(
-            (error) => !before.has(error),
-        )
-        if (errors.length) {
-            await writes.writer.updateFiles(previous)
-            throw new HttpError(400, `the edit was not accepted: ${errors.join('; ')}`)
-        }
-    })
-    return { shouldUpdateItem: true } satisfies ActionFlags
 }

@@ -1,3 +1,6 @@
+import type { CommentRecord } from '../../../../../../../../content/comment-file.js'
+import { refreshComments } from '../../../../../../../../answers/community.js'
+import { removeComment } from '../../../../../../../../writes/comments.js'
 import { itemLocation } from '../../../../../../../../writes/content-writer.js'
 import { mayModify } from '../../../../../../../../writes/permissions.js'
 import { HttpError, notFound } from '../../../../../../../http-error.js'
@@ -9,20 +12,16 @@ import {
     readSubmission,
     type Writes,
 } from '../../../../../../../submissions.js'
-import { refreshComments } from '../../submit.js'
 
 /**
  * E19 `POST /{name}/{type}/{itemName}/community/comments/{commentName}/submit`: a comment action
  * (`delete`, for the comment's author and the admins).
  */
 export const postCommentAction = (writes: Writes): ShelfHandler => {
-    const deleteComment = writes.jobs.define(
-        'delete comment',
-        async ({ file }: { file: string }) => {
-            await writes.writer.updateFiles([{ path: file, required: true }])
-            return refreshComments
-        },
-    )
+    const deleteComment = writes.jobs.define('delete comment', async (comment: CommentRecord) => {
+        await removeComment(writes.writer, comment)
+        return refreshComments
+    })
     return async (ctx) => {
         const item = itemParam(ctx)
         const name = String(ctx.params.commentName)
@@ -48,7 +47,7 @@ export const postCommentAction = (writes: Writes): ShelfHandler => {
             writes,
             { user: submission.user, did },
             expectedFiles(submission),
-            deleteComment({ file: comment.file }),
+            deleteComment(comment),
         )
     }
 }
