@@ -27,6 +27,7 @@ import { generousWriteLimits } from './support/write-limits.js'
 
 const test = suite('incremental writes')
 const address = 'https://shelf.test'
+const ownerToken = 'the owner token of the incremental writes test'
 const level = 'first-steps'
 const commentsFolder = `levels/${level}/comments`
 const leaderboardFile = `levels/${level}/leaderboards/top.yaml`
@@ -68,6 +69,7 @@ test.before(async () => {
     server = await startTestServer({
         content,
         address,
+        ownerToken,
         watch: true,
         signIn: { signatureKey: signer.publicKeyFile },
     })
@@ -100,7 +102,10 @@ const everyPage = async <T = unknown>(on: TestServer, path: string) => {
 }
 
 const problemsOf = async (on: TestServer) => {
-    const { body } = await getJson<{ problems: Problem[] }>(`${on.url}/_shelf/problems`)
+    // A server given --address shows its problems only with the owner token.
+    const { body } = await getJson<{ problems: Problem[] }>(`${on.url}/_shelf/problems`, {
+        headers: { Authorization: `Bearer ${ownerToken}` },
+    })
     return body.problems.map((problem) => JSON.stringify(problem)).sort()
 }
 
@@ -129,7 +134,7 @@ const derived = async (on: TestServer) => ({
 /** The running server answers as one that reads the folder now, from nothing. */
 const assertAsIfRead = async (step: string) => {
     const cache = await temporaryFolder('shelf-fresh-')
-    const fresh = await startTestServer({ content, address, cache, watch: false })
+    const fresh = await startTestServer({ content, address, ownerToken, cache, watch: false })
     try {
         const [running, expected] = [await derived(server), await derived(fresh)]
         for (const key of Object.keys(expected) as (keyof typeof expected)[])
@@ -335,6 +340,7 @@ test('a comment reads only its own file: a neighbour changed behind an unwatchin
     const quiet = await startTestServer({
         content,
         address,
+        ownerToken,
         watch: false,
         signIn: { signatureKey: signer.publicKeyFile },
     })
