@@ -45,3 +45,9 @@ export function renderTable(
     const rule = widths.map((width) => '-'.repeat(width)).join('  ')
     return [renderRow(header), rule, ...rows.map(renderRow)].join('\n')
 }
+
+/** The value below which `fraction` of the times fall (0.5: the median; 0.99: p99). */
+export function percentile(times: readonly number[], fraction: number): number | undefined {
+    const sorted = [...times].sort((a, b) => a - b)
+    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]
+}

@@ -38,6 +38,10 @@ export type ShelfOptions = {
     exportLocale?: string
     /** Keep guests' answers for the next identical request (on unless false; `shelf export` asks each once). */
     keepAnswers?: boolean
+    /** Where replicas share upload keys, rooms, write rates and push signals (`redis://…`); in process when absent. */
+    redis?: string
+    /** Requests come through a reverse proxy: the client's address is its `X-Forwarded-For`, and no request is the owner's for coming from loopback. */
+    trustProxy?: boolean
     /** Player writes as git commits, and following a remote (--git, --git-pull, --git-push). */
     git?: GitOptions
 }

@@ -26,11 +26,12 @@ import { UserFiles } from './people/user-files.js'
 import { createApp } from './http/app.js'
 import { clientTimeoutOptions } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
+import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
-import { UploadKeys } from './writes/upload-keys.js'
+import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
 import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
 import { LivePreview } from './web/live-preview.js'
@@ -58,6 +59,8 @@ export type RunningShelf = {
     leftovers: Promise<string[]>
     /** The upstream --git-pull and --git-push follow, `origin/main`. */
     gitUpstream?: string
+    /** Where upload keys, rooms and write rates live: `in process`, or the Redis address. */
+    sharedState: string
     close(): Promise<void>
 }
 
@@ -182,6 +185,7 @@ export const startShelf = async (
     if (options.webClient) await checkWebClient(options.webClient)
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
+    const shared = await openSharedState(options.redis)
     const { content, state, processor, stateFolder, containment, community } =
         await openContent(options)
     let catalog = await nextCatalog(state, community, options)
@@ -209,7 +213,7 @@ export const startShelf = async (
         options.watch === true,
     )
     const git = openedGit
-        ? await startGit(openedGit, (paths) => updates.applyWritten(paths))
+        ? await startGit(openedGit, shared, (paths) => updates.applyWritten(paths))
         : undefined
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
     const timeouts = { ...defaultClientTimeouts, ...options.clientTimeouts }
@@ -222,11 +226,12 @@ export const startShelf = async (
     const auth = await createAuth(options, stateFolder, addresses).catch(async (error: unknown) => {
         server.close()
         await git?.close()
+        await shared.close()
         throw error
     })
     const multiplayer = options.multiplayer && {
         url: options.multiplayer.url,
-        rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }),
+        rooms: new RoomRegistry(shared, { ...multiplayerDefaults, ...options.multiplayer }),
     }
     // Players write only as themselves, so without sign-in the server is read-only too.
     const writes =
@@ -235,8 +240,9 @@ export const startShelf = async (
             : {
                   writer: new ContentWriter(content, updates, git?.written),
                   currentCatalog: () => catalog,
-                  uploads: new UploadKeys<Flags>(options.uploadKeyLifetimeMs),
-                  rates: new WriteRates(),
+                  uploads: new UploadKeys(shared, options.uploadKeyLifetimeMs),
+                  jobs: new UploadJobs<Flags>(),
+                  rates: new WriteRates(shared),
                   uploadFolder: join(stateFolder, 'uploads'),
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
@@ -267,12 +273,14 @@ export const startShelf = async (
         events,
         leftovers,
         gitUpstream: git?.upstream,
+        sharedState: shared.description,
         close: async () => {
             await leftovers.catch(() => undefined)
             await git?.close()
             await watcher?.close()
             live?.close()
             await hashesSaver.flush()
+            await shared.close()
             await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))
                 server.closeAllConnections()

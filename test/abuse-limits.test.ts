@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Refusal } from '../src/util/refusal.js'
+import { MemoryState } from '../src/shared-state/memory-state.js'
 import { UploadKeys, type PendingUpload } from '../src/writes/upload-keys.js'
 import { sha1, tinyPng } from './support/fixtures.js'
 import { signInPlayer, type Player } from './support/player.js'
@@ -42,37 +43,37 @@ test.after(async () => {
     await rm(content, { recursive: true, force: true })
 })
 
-const waiting = (userId: string): PendingUpload<void> => ({
+const waiting = (userId: string): PendingUpload => ({
     userId,
     endpoint: '/posts/upload',
     hashes: ['0'.repeat(40)],
     maxBytes: {},
-    complete: async () => {},
+    change: { user: { id: userId, handle: '1000', name: userId }, did: 'posted' },
+    completion: { job: 'post', args: {} },
 })
 
-test('520 players keeping 20 keys each do not lock anyone else out of uploads', () => {
-    const keys = new UploadKeys<void>()
+test('520 players keeping 20 keys each do not lock anyone else out of uploads', async () => {
+    const keys = new UploadKeys(new MemoryState())
     const issued = new Map<string, string[]>()
     for (let player = 0; player < 520; player++) {
         const id = `flooder-${player}`
-        issued.set(
-            id,
-            Array.from({ length: 20 }, () => keys.issue(waiting(id))),
-        )
+        const own: string[] = []
+        for (let index = 0; index < 20; index++) own.push(await keys.issue(waiting(id)))
+        issued.set(id, own)
     }
     // Someone new still gets a key, and it works.
-    const key = keys.issue(waiting('newcomer'))
-    assert.ok(keys.take(key, 'newcomer', '/posts/upload'))
+    const key = await keys.issue(waiting('newcomer'))
+    assert.ok(await keys.take(key, 'newcomer', '/posts/upload'))
     // The keys that made room were the flooders' oldest; their newest still work.
     const firstFlooder = issued.get('flooder-0')!
-    assert.ok(keys.take(firstFlooder.at(-1)!, 'flooder-0', '/posts/upload'))
+    assert.ok(await keys.take(firstFlooder.at(-1)!, 'flooder-0', '/posts/upload'))
 })
 
-test('a player past 20 waiting keys is told to wait, with when to try again', () => {
-    const keys = new UploadKeys<void>()
-    for (let index = 0; index < 20; index++) keys.issue(waiting('eager'))
+test('a player past 20 waiting keys is told to wait, with when to try again', async () => {
+    const keys = new UploadKeys(new MemoryState())
+    for (let index = 0; index < 20; index++) await keys.issue(waiting('eager'))
     try {
-        keys.issue(waiting('eager'))
+        await keys.issue(waiting('eager'))
         assert.unreachable('the 21st key is refused')
     } catch (error) {
         assert.instance(error, Refusal)
@@ -80,7 +81,7 @@ test('a player past 20 waiting keys is told to wait, with when to try again', ()
         assert.match((error as Refusal).message, /you have 20 uploads waiting/)
         assert.ok((error as Refusal).retryAfterSeconds! > 0)
     }
-    assert.ok(keys.issue(waiting('someone else')))
+    assert.ok(await keys.issue(waiting('someone else')))
 })
 
 /** An upload whose body is bytes without any multipart boundary, sent until the server answers. */

@@ -5,18 +5,15 @@
  * clone and the remote end on the same commit.
  */
 import type { ServerItemCommunityComment } from '@sonolus/core'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { rm } from 'node:fs/promises'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { playerEmailDomain } from '../src/git/identity.js'
+import { eventually } from './support/eventually.js'
 import { git, seededRemote, type Remote } from './support/git-repos.js'
+import { startReplica, type Replica } from './support/replica.js'
 import { signInPlayer, type Player } from './support/player.js'
 import { createTestSigner, type TestSigner } from './support/signing.js'
-import { getJson, temporaryFolder } from './support/server.js'
+import { getJson } from './support/server.js'
 
 const test = suite('git: replicas converge')
 let signer: TestSigner
@@ -26,71 +23,15 @@ let servers: Replica[]
 let alice: Player
 let bob: Player
 
-type Replica = { url: string; root: string; stop(): Promise<void> }
-
-const repository = fileURLToPath(new URL('..', import.meta.url))
-
-/** `shelf serve` on a clone, as a replica runs it; resolves once it listens and has said it follows the remote. */
-const startReplica = async (content: string): Promise<Replica> => {
-    const cache = await temporaryFolder('shelf-replica-cache-')
-    const args = [
-        '--content',
-        content,
-        '--cache',
-        cache,
-        '--host',
-        '127.0.0.1',
-        '--port',
-        '0',
-        '--git',
-        '--git-pull',
-        '--git-push',
-        '--git-pull-every',
-        '250ms',
-    ]
-    const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        SHELF_SESSION_SECRET: 'the session secret every replica shares',
-    }
-    const child = spawn(
-        process.execPath,
-        [
-            '--import',
-            'tsx',
-            'src/cli/main.ts',
-            'serve',
-            ...args,
-            '--signature-key',
-            signer.publicKeyFile,
-        ],
-        { cwd: repository, env, stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    const lines: string[] = []
-    let url: string | undefined
-    for await (const line of createInterface({ input: child.stdout! })) {
-        lines.push(line)
-        url ??= /^listening on (\S+)$/.exec(line)?.[1]
-        if (url && line.startsWith('  pushing player commits to origin/main')) break
-    }
-    assert.ok(url, `the replica did not start:\n${lines.join('\n')}`)
-    assert.ok(lines.includes('  following origin/main every 0.25 s'), lines.join('\n'))
-    child.stdout!.resume()
-    return {
-        url: url!,
-        root: `${url}/service`,
-        stop: async () => {
-            child.kill('SIGTERM')
-            if (child.exitCode === null) await once(child, 'exit')
-            await rm(cache, { recursive: true, force: true })
-        },
-    }
-}
-
 test.before(async () => {
     signer = await createTestSigner()
     remote = await seededRemote()
     clones = [await remote.clone(), await remote.clone()]
-    servers = await Promise.all(clones.map(startReplica))
+    servers = await Promise.all(
+        clones.map((content) =>
+            startReplica({ content, signatureKey: signer.publicKeyFile, pullEvery: '250ms' }),
+        ),
+    )
     alice = await signInPlayer(servers[0]!, signer, 'alice-id', 'Alice')
     bob = await signInPlayer(servers[1]!, signer, 'bob-id', 'Bob')
 })
@@ -106,14 +47,6 @@ const comments = async (server: Replica, item: string) =>
             `${server.root}/levels/${item}/community/comments/list?page=0`,
         )
     ).body.comments.map((comment) => comment.content)
-
-const eventually = async (what: string, check: () => Promise<boolean>) => {
-    for (const started = Date.now(); Date.now() - started < 15_000;) {
-        if (await check()) return
-        await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    assert.unreachable(`not within 15 s: ${what}`)
-}
 
 /** The remote and every clone on one commit. */
 const converged = async () => {

@@ -28,6 +28,7 @@ import { levelDataHash, perfectResult, replayDataOf } from './support/plays.js'
 
 const test = suite('incremental writes')
 const address = 'https://shelf.test'
+const ownerToken = 'the owner token of the incremental writes test'
 const level = 'first-steps'
 const commentsFolder = `levels/${level}/comments`
 const leaderboardFile = `levels/${level}/leaderboards/top.yaml`
@@ -72,6 +73,7 @@ test.before(async () => {
     server = await startTestServer({
         content,
         address,
+        ownerToken,
         watch: true,
         signIn: { signatureKey: signer.publicKeyFile },
     })
@@ -104,7 +106,10 @@ const everyPage = async <T = unknown>(on: TestServer, path: string) => {
 }
 
 const problemsOf = async (on: TestServer) => {
-    const { body } = await getJson<{ problems: Problem[] }>(`${on.url}/_shelf/problems`)
+    // A server given --address shows its problems only with the owner token.
+    const { body } = await getJson<{ problems: Problem[] }>(`${on.url}/_shelf/problems`, {
+        headers: { Authorization: `Bearer ${ownerToken}` },
+    })
     return body.problems.map((problem) => JSON.stringify(problem)).sort()
 }
 
@@ -133,7 +138,7 @@ const derived = async (on: TestServer) => ({
 /** The running server answers as one that reads the folder now, from nothing. */
 const assertAsIfRead = async (step: string) => {
     const cache = await temporaryFolder('shelf-fresh-')
-    const fresh = await startTestServer({ content, address, cache, watch: false })
+    const fresh = await startTestServer({ content, address, ownerToken, cache, watch: false })
     try {
         const [running, expected] = [await derived(server), await derived(fresh)]
         for (const key of Object.keys(expected) as (keyof typeof expected)[])
@@ -336,6 +341,7 @@ test('a comment reads only its own file: a neighbour changed behind an unwatchin
     const quiet = await startTestServer({
         content,
         address,
+        ownerToken,
         watch: false,
         signIn: { signatureKey: signer.publicKeyFile },
     })

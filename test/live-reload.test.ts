@@ -32,12 +32,17 @@ let server: TestServer
 /** Every reload of the whole run, to check at the end what never showed up in one. */
 const allReports: ReloadReport[] = []
 
+const ownerToken = 'the owner token of the live reload test'
+
 type ProblemsBody = { errors: number; warnings: number; problems: Problem[] }
 
 const file = (path: string) => join(content, path)
 const get = <T>(path: string) => getJson<T>(`${server.root}${path}`)
 const problems = async () => {
-    const response = await getJson<ProblemsBody>(`${server.url}/_shelf/problems`)
+    // A server given --address shows its problems only with the owner token.
+    const response = await getJson<ProblemsBody>(`${server.url}/_shelf/problems`, {
+        headers: { Authorization: `Bearer ${ownerToken}` },
+    })
     assert.is(response.status, 200, '/_shelf/problems answers')
     return response.body
 }
@@ -97,7 +102,12 @@ const leftoverPaths = (
 
 test.before(async () => {
     content = await copyContent()
-    server = await startTestServer({ content, watch: true, address: 'https://shelf.example' })
+    server = await startTestServer({
+        content,
+        watch: true,
+        address: 'https://shelf.example',
+        ownerToken,
+    })
     server.events.on('reload', (report) => allReports.push(report))
 })
 

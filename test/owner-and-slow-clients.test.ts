@@ -62,24 +62,37 @@ test('problems: from this machine, yes; through a proxy, only with the owner tok
 test('the rule itself: a remote address needs the token, whatever it claims', () => {
     const request = (remoteAddress: string, headers: Record<string, string> = {}) =>
         ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage
-    assert.not.ok(isOwnerRequest(request('203.0.113.5'), ownerToken))
-    assert.not.ok(isOwnerRequest(request('203.0.113.5', { host: 'localhost' }), ownerToken))
+    const withToken = { ownerToken }
+    assert.not.ok(isOwnerRequest(request('203.0.113.5'), withToken))
+    assert.not.ok(isOwnerRequest(request('203.0.113.5', { host: 'localhost' }), withToken))
     assert.not.ok(
-        isOwnerRequest(
-            request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }),
-            undefined,
-        ),
+        isOwnerRequest(request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }), {}),
         'no token configured: none accepted',
     )
     assert.ok(
         isOwnerRequest(
             request('203.0.113.5', { authorization: `Bearer ${ownerToken}` }),
-            ownerToken,
+            withToken,
         ),
     )
-    assert.ok(isOwnerRequest(request('::1'), undefined))
-    assert.ok(isOwnerRequest(request('::ffff:127.0.0.1'), undefined))
-    assert.not.ok(isOwnerRequest(request('127.0.0.1', { forwarded: 'for=203.0.113.5' }), undefined))
+    assert.ok(isOwnerRequest(request('::1'), {}))
+    assert.ok(isOwnerRequest(request('::ffff:127.0.0.1'), {}))
+    assert.not.ok(isOwnerRequest(request('127.0.0.1', { forwarded: 'for=203.0.113.5' }), {}))
+})
+
+test("a public server, or one behind a proxy, takes no request as the owner's for its address: only the token", () => {
+    const request = (remoteAddress: string, headers: Record<string, string> = {}) =>
+        ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage
+    for (const access of [
+        { ownerToken, address: 'https://example.com' },
+        { ownerToken, trustProxy: true },
+    ]) {
+        assert.not.ok(isOwnerRequest(request('127.0.0.1'), access), JSON.stringify(access))
+        assert.not.ok(isOwnerRequest(request('::1'), access))
+        assert.ok(
+            isOwnerRequest(request('127.0.0.1', { authorization: `Bearer ${ownerToken}` }), access),
+        )
+    }
 })
 
 /** Opens a connection, sends `bytes` and nothing more, and resolves with what came back once the server closed it. */

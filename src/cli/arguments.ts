@@ -65,10 +65,19 @@ Git (off unless asked; needs the git command, 2.32 or newer):
                     HMAC-SHA256 of the body, as GitHub, Gitea and Forgejo sign); needs
                     --git-pull (default: $SHELF_GIT_WEBHOOK_SECRET)
 
+Replicas (several servers behind one load balancer; see docs/replicas.md):
+  --redis URL       keep upload keys, rooms, write rates and push signals in Redis
+                    (redis://host:6379), shared by every replica (default: $SHELF_REDIS_URL,
+                    else in this process)
+  --trust-proxy     requests come through a reverse proxy: the client's address is the
+                    last one of X-Forwarded-For, and coming from this machine does not make
+                    a request the owner's (on a server with --address it never does either)
+
 Durations are a number and a unit: 500ms, 90s, 30m, 2h.
 
 While serving, the problems of the content are also at GET /_shelf/problems (JSON), for the
-owner only: requests from this machine that no proxy forwarded, or with the owner token:
+owner only: requests with the owner token, or, without --address and --trust-proxy, from this
+machine and not forwarded by a proxy:
   --owner-token T   lets a request with "Authorization: Bearer T" see the owner's pages
                     from anywhere (default: $SHELF_OWNER_TOKEN)
 People browse the content at / (pages that follow the folder's edits while it is watched).
@@ -116,6 +125,8 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             'room-reservation': { type: 'string' },
             'room-lifetime': { type: 'string' },
             'owner-token': { type: 'string' },
+            redis: { type: 'string' },
+            'trust-proxy': { type: 'boolean', default: false },
             git: { type: 'boolean', default: false },
             'git-pull': { type: 'boolean', default: false },
             'git-pull-every': { type: 'string' },
@@ -135,6 +146,8 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             webClient: parsed['web-client'],
             readOnly: parsed['read-only'],
             ownerToken: parsed['owner-token'] ?? env.SHELF_OWNER_TOKEN,
+            redis: parseRedisUrl(parsed.redis ?? env.SHELF_REDIS_URL),
+            trustProxy: parsed['trust-proxy'],
             signIn: {
                 enabled: parsed['sign-in'],
                 signatureKey: parsed['signature-key'],
@@ -170,6 +183,16 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
         },
         listen: { port: parsePort(parsed.port ?? env.PORT ?? '3000'), host: parsed.host },
     }
+}
+
+/** A Redis address as ioredis takes it; anything else is a mistake told at start, not a connection error later. */
+const parseRedisUrl = (url: string | undefined) => {
+    if (url === undefined || url === '') return undefined
+    if (!/^rediss?:\/\/[^/]/.test(url))
+        throw new UsageError(
+            `--redis must be a redis:// (or rediss://) address such as redis://127.0.0.1:6379, got "${url}"`,
+        )
+    return url
 }
 
 export const webhookSecretVariable = 'SHELF_GIT_WEBHOOK_SECRET'

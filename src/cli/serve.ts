@@ -62,6 +62,10 @@ export const serve = async ({ options, listen }: ServeArguments) => {
                 '  (a server reached by any other address, a public one say, needs --address)',
             )
     }
+    if (options.redis)
+        console.log(
+            `  sharing upload keys, rooms, write rates and pushes through ${shelf.sharedState}`,
+        )
     if (options.multiplayer)
         console.log(`  multiplayer rooms on, played at ${options.multiplayer.url}`)
     if (options.git) {
@@ -94,7 +98,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     )
     if (options.watch) {
         console.log(
-            `  following changes of the folder; problems also at /_shelf/problems (from this machine${options.ownerToken ? ', or with the owner token' : ''})`,
+            `  following changes of the folder; problems also at /_shelf/problems (${ownerPagesFor(options)})`,
         )
         void shelf.watching.then(() =>
             console.log(
@@ -139,4 +143,11 @@ const printWebAndAppLinks = async (
     const link = openInSonolusUrl(phone, '/')
     console.log(`  open in the app: ${link}`)
     if (process.stdout.isTTY) console.log((await qrTerminal(link)).replace(/^/gm, '  '))
+}
+
+/** Who sees the owner's pages: see http/owner-access.ts. */
+const ownerPagesFor = ({ address, trustProxy, ownerToken }: ShelfOptions) => {
+    const local = address === undefined && !trustProxy
+    if (!ownerToken) return local ? 'from this machine' : 'for nobody: give --owner-token'
+    return local ? 'from this machine, or with the owner token' : 'with the owner token'
 }

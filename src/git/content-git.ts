@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import type { GitOptions } from '../config.js'
 import type { Problem } from '../content/problems.js'
 import type { WrittenHook } from '../writes/content-writer.js'
 import { ContentRepository, type Upstream } from './content-repository.js'
+import type { SharedState } from '../shared-state/shared-state.js'
 import { GitProblems } from './git-problems.js'
+import { PlayerWrites } from './player-writes.js'
 import { RemoteSync, type PullOutcome } from './remote-sync.js'
 import { WriteCommits } from './write-commits.js'
 
@@ -21,36 +24,81 @@ export type ContentGit = {
     problems(): Problem[]
     /** Pulls now (a webhook), when following a remote. */
     pull?: () => Promise<PullOutcome>
+    /** Replicas: resolves once this one serves the player's last write (read-your-writes). */
+    catchUp?: (userId: string) => Promise<void>
     webhookSecret?: string
     /** The upstream followed, `origin/main`, for the terminal. */
     upstream?: string
     close(): Promise<void>
 }
 
+/** Where replicas say they pushed, so the others pull at once rather than at their next interval. */
+const pushedChannel = 'git-pushed'
+
+/** How long a write waits for its push before it is answered anyway (it goes with the next push). */
+const pushWaitMs = 10_000
+
 /**
  * Starts committing player writes and, when asked, following the upstream. `reload` serves the
- * paths a pull changed, through the same reload as an edit of the folder.
+ * paths a pull changed, through the same reload as an edit of the folder. With replicas (the
+ * shared state in Redis), pushing and pulling, a write is answered once it is on the remote, and
+ * every push is announced to the other replicas, which pull at once.
  */
 export const startGit = async (
     { repository, upstream, options }: OpenedGit,
+    shared: SharedState,
     reload: (paths: string[]) => Promise<void>,
 ): Promise<ContentGit> => {
     const problems = new GitProblems()
+    const replica = randomBytes(8).toString('hex')
     const sync =
         upstream &&
         new RemoteSync(
             repository,
             upstream,
             problems,
-            { pullEveryMs: options.pull?.everyMs, push: options.push },
+            {
+                pullEveryMs: options.pull?.everyMs,
+                push: options.push,
+                pushed: (head) =>
+                    void shared
+                        .publish(pushedChannel, JSON.stringify({ replica, head }))
+                        .catch((error: Error) =>
+                            console.error(
+                                `shelf: git: could not tell the other replicas of a push (${error.message}); they pull at their next interval`,
+                            ),
+                        ),
+            },
             reload,
         )
     const commits = new WriteCommits(repository, problems, () => sync?.requestPush())
+    const following = sync && options.pull ? sync : undefined
+    if (following)
+        await shared.subscribe(pushedChannel, (message) => {
+            if (pushedBy(message) !== replica) following.pull().catch(() => undefined)
+        })
+    const playerWrites =
+        following && options.push && shared.acrossReplicas
+            ? new PlayerWrites(shared, repository, following)
+            : undefined
     await sync?.start()
     return {
-        written: (files, change) => commits.commit(files, change),
+        written: async (files, change) => {
+            const commit = await commits.commit(files, change)
+            if (commit && playerWrites && sync) {
+                const head = await Promise.race([
+                    sync.pushNow(),
+                    new Promise<undefined>((resolve) =>
+                        setTimeout(resolve, pushWaitMs, undefined).unref(),
+                    ),
+                ])
+                if (head) await playerWrites.wrote(change.user.id, head)
+            }
+            return commit
+        },
         problems: () => [...problems.list(), ...(sync?.conflicts ?? [])],
-        pull: sync && options.pull ? () => sync.pull() : undefined,
+        pull: following && (() => following.pull()),
+        catchUp: playerWrites && ((userId) => playerWrites.catchUp(userId)),
         webhookSecret: options.pull?.webhookSecret,
         upstream: upstream?.name,
         close: async () => {
@@ -58,5 +106,14 @@ export const startGit = async (
             // The last commit finishes: git's locks are released before the process ends.
             await repository.exclusive(async () => undefined)
         },
+    }
+}
+
+/** The replica a push signal came from; a message that is not one is nobody's. */
+const pushedBy = (message: string) => {
+    try {
+        return (JSON.parse(message) as { replica?: unknown }).replica
+    } catch {
+        return undefined
     }
 }

@@ -11,22 +11,35 @@ const emptyTree = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
 /** A push refused because the remote moved is retried after a pull, this many times in all. */
 const pushAttempts = 5
 
+/** A fetch that failed (a lock held a moment too long, a network hiccup) is tried again, this many times in all. */
+const fetchAttempts = 4
+const fetchRetryMs = 150
+
 /** What one pull did. */
 export type PullOutcome = { from?: string; to?: string; changed: string[]; conflicts: string[] }
 
-export type RemoteSyncOptions = { pullEveryMs?: number; push: boolean }
+export type RemoteSyncOptions = {
+    pullEveryMs?: number
+    push: boolean
+    /** Told the remote's new head after each push that went through: the other replicas pull at once. */
+    pushed?: (head: string) => void
+}
 
 /**
  * Follows the current branch's upstream: fetches, then brings the folder up to date (a
  * fast-forward, or the local commits replayed on top of the remote) and hands the changed paths
  * to the same reload as an edit; pushes local commits, one push for however many commits were
- * made while the previous push was on its way.
+ * made while the previous push was on its way. One operation on the remote at a time: a fetch and
+ * a push both update the remote-tracking branch, and two at once fail on its lock.
  */
 export class RemoteSync {
+    private remoteTurns: Promise<unknown> = Promise.resolve()
     private pullRunning: Promise<unknown> = Promise.resolve()
     private pullNext: Promise<PullOutcome> | undefined
     private pushing: Promise<void> | undefined
     private pushAgain = false
+    /** Writes waiting for a push that holds their commit, told the remote's head then (undefined if it failed). */
+    private pushWaiters: ((head: string | undefined) => void)[] = []
     private timer: NodeJS.Timeout | undefined
     private closed = false
     /** One problem per conflict branch, for as long as the branch is there. */
@@ -41,14 +54,15 @@ export class RemoteSync {
         private readonly changed: (paths: string[]) => Promise<void>,
     ) {}
 
-    /** Lists the conflicts left from before, and pulls once at once, then every interval. */
+    /**
+     * Lists the conflicts left from before, and pulls once before resolving (a replica started
+     * late serves what the others have written before it listens), then every interval.
+     */
     async start() {
         await this.listConflicts()
-        if (this.options.pullEveryMs !== undefined)
-            void this.pull().then(
-                () => this.schedulePull(),
-                () => this.schedulePull(),
-            )
+        if (this.options.pullEveryMs === undefined) return
+        await this.pull().catch(() => undefined)
+        this.schedulePull()
     }
 
     /** Fetches and brings the folder up to date; a pull asked for while one runs is done once after it. */
@@ -61,6 +75,19 @@ export class RemoteSync {
         return this.pullNext
     }
 
+    /** Resolves once the pull running now (if any) has served its change. */
+    async settled() {
+        await this.pullRunning
+    }
+
+    /** Pushes the branch and resolves with the remote's head once a push holds what is committed now (undefined if it failed). */
+    pushNow(): Promise<string | undefined> {
+        if (!this.options.push || this.closed) return Promise.resolve(undefined)
+        const pushed = new Promise<string | undefined>((resolve) => this.pushWaiters.push(resolve))
+        this.requestPush()
+        return pushed
+    }
+
     /** Pushes the branch soon; commits made while a push runs go in the next one. */
     requestPush() {
         if (!this.options.push || this.closed) return
@@ -68,7 +95,11 @@ export class RemoteSync {
             this.pushAgain = true
             return
         }
-        this.pushing = this.pushWhileAsked().finally(() => (this.pushing = undefined))
+        this.pushing = this.pushWhileAsked().finally(() => {
+            this.pushing = undefined
+            // Asked for between the last round and this line: one more round.
+            if (this.pushAgain || this.pushWaiters.length) this.requestPush()
+        })
     }
 
     async close() {
@@ -93,8 +124,10 @@ export class RemoteSync {
     private async pullOnce(): Promise<PullOutcome> {
         const { remote, name } = this.upstream
         try {
-            await this.repository.run(['fetch', '--quiet', remote])
-            const outcome = await this.repository.exclusive(() => this.integrate())
+            const outcome = await this.onRemote(async () => {
+                await this.fetch(remote)
+                return this.repository.exclusive(() => this.integrate())
+            })
             this.problems.clear('pull')
             if (outcome.conflicts.length) await this.listConflicts()
             // Commits a failed push left behind go with the next pull's push.
@@ -155,27 +188,57 @@ export class RemoteSync {
         return changed
     }
 
-    private async pushWhileAsked() {
-        do {
-            this.pushAgain = false
-            await this.pushOnce()
-        } while (this.pushAgain && !this.closed)
+    /** Runs an operation on the remote once the one before it is done. */
+    private onRemote<T>(task: () => Promise<T>): Promise<T> {
+        const result = this.remoteTurns.then(task)
+        this.remoteTurns = result.catch(() => undefined)
+        return result
     }
 
-    private async pushOnce() {
+    private async fetch(remote: string) {
+        for (let attempt = 1; ; attempt++) {
+            try {
+                await this.repository.run(['fetch', '--quiet', remote])
+                return
+            } catch (error) {
+                if (attempt >= fetchAttempts || this.closed || !(error instanceof GitCommandError))
+                    throw error
+                await new Promise((resolve) => setTimeout(resolve, fetchRetryMs * attempt))
+            }
+        }
+    }
+
+    private async pushWhileAsked() {
+        while (!this.closed) {
+            this.pushAgain = false
+            const waiting = this.pushWaiters.splice(0)
+            const head = await this.pushOnce().catch(() => undefined)
+            for (const resolve of waiting) resolve(head)
+            if (!this.pushAgain && !this.pushWaiters.length) return
+        }
+        for (const resolve of this.pushWaiters.splice(0)) resolve(undefined)
+    }
+
+    /** Pushes HEAD; the remote's head after it, or undefined when it could not be pushed. */
+    private async pushOnce(): Promise<string | undefined> {
         const { remote, mergeRef, name, branch } = this.upstream
         for (let attempt = 1; ; attempt++) {
-            const head = (await this.repository.head()).commit
-            const pushed = await this.repository
-                .revision(`${branch}@{upstream}`)
-                .catch(() => undefined)
-            if (!head || (pushed && (await this.repository.isAncestor(head, pushed)))) return
             try {
-                await this.repository.run(['push', '--quiet', remote, `${head}:${mergeRef}`])
-                // The remote-tracking branch is what the next pull and push compare with.
-                await this.repository.run(['update-ref', `refs/remotes/${name}`, head])
+                const pushed = await this.onRemote(async () => {
+                    const head = (await this.repository.head()).commit
+                    const known = await this.repository
+                        .revision(`${branch}@{upstream}`)
+                        .catch(() => undefined)
+                    if (!head || (known && (await this.repository.isAncestor(head, known))))
+                        return known
+                    await this.repository.run(['push', '--quiet', remote, `${head}:${mergeRef}`])
+                    // The remote-tracking branch is what the next pull and push compare with.
+                    await this.repository.run(['update-ref', `refs/remotes/${name}`, head])
+                    this.options.pushed?.(head)
+                    return head
+                })
                 this.problems.clear('push')
-                return
+                return pushed
             } catch (error) {
                 // Another server pushed first: take its commits, replay ours on them, and push again.
                 // (A remote on the same disk refuses a push racing another with "failed to update ref".)
@@ -198,7 +261,7 @@ export class RemoteSync {
                     message: `could not push to ${name}: ${(error as Error).message}; the commits stay here and go with the next push`,
                     severity: 'error',
                 })
-                return
+                return undefined
             }
         }
     }

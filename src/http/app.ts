@@ -10,7 +10,9 @@ import { emptyNotFoundForBrowsers } from './browser-not-found.js'
 import { HttpError } from './http-error.js'
 import { Refusal, type RefusalKind } from '../util/refusal.js'
 import { PreparedAnswers } from './prepared-answers.js'
+import { readYourWrites } from './read-your-writes.js'
 import { requestState, type ShelfState } from './request-state.js'
+import { drainUnreadBody } from './unread-body.js'
 import { cachedResponses } from './response-cache.js'
 import { routeTable, type Route, type Services } from './route-table.js'
 import { webClient } from '../web/web-client.js'
@@ -27,6 +29,8 @@ export const createApp = (
     { auth, multiplayer, writes, live, containment, git }: Services,
 ) => {
     const app = new Koa()
+    // Behind a proxy the client's address is the last one the proxy added, never one the client sent.
+    if (options.trustProxy) Object.assign(app, { proxy: true, maxIpsCount: 1 })
     // Errors after the answer began (a stream cut short): Koa's own handler prints every one with a stack.
     app.on('error', (error: unknown, ctx?: Context) =>
         reportError(error, ctx && `${ctx.method} ${ctx.url}`),
@@ -36,11 +40,14 @@ export const createApp = (
     // `shelf export` asks for each answer once: keeping (and compressing) them would be work for nothing.
     const keep = options.keepAnswers !== false
     if (keep) app.use(prepared.keep)
+    app.use(drainUnreadBody)
     app.use(emptyNotFoundForBrowsers(`/${options.name}`))
     app.use(errorsAsJson)
     app.use(versionHeader(headers.version))
     // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
     app.use(encodeAnswers)
+    if (git?.catchUp && auth.signInEnabled)
+        app.use(readYourWrites(auth.sessions, headers.session, git.catchUp))
 
     const routes = routeTable({
         getCatalog,
@@ -109,13 +116,14 @@ const errorsAsJson = async (ctx: Context, next: Next) => {
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = JSON.stringify({
             message:
-                status < 500
+                status < 500 || error instanceof Refusal
                     ? (error as Error).message
                     : 'internal error: the server log has the details',
         })
         if (error instanceof Refusal && error.retryAfterSeconds !== undefined)
             ctx.set('Retry-After', String(error.retryAfterSeconds))
-        if (status >= 500) reportError(error, `${ctx.method} ${ctx.url}`)
+        if (status >= 500 && !(error instanceof Refusal))
+            reportError(error, `${ctx.method} ${ctx.url}`)
     }
 }
 
@@ -128,6 +136,7 @@ const refusalStatus: Record<RefusalKind, number> = {
     conflict: 409,
     'too-large': 413,
     'too-many': 429,
+    unavailable: 503,
 }
 
 const statusOf = (error: unknown) => {

@@ -153,10 +153,7 @@ export const routeTable = (services: RouteServices) => {
 
         /** Shelf's own endpoints, outside every protocol name (which cannot start with `_`). */
         development: [
-            get(
-                '/_shelf/problems',
-                getProblems(services.getCatalog, options.ownerToken, git?.problems),
-            ),
+            get('/_shelf/problems', getProblems(services.getCatalog, options, git?.problems)),
             ...(git ? [post('/_shelf/git/webhook', postGitWebhook(git))] : []),
         ] satisfies Route[],
 
@@ -171,7 +168,7 @@ export const routeTable = (services: RouteServices) => {
             get('/_shelf/assets/:file', getAsset),
             ...(live
                 ? [
-                      get('/_shelf/problems.html', getProblemsPage(pages, options.ownerToken)),
+                      get('/_shelf/problems.html', getProblemsPage(pages, options)),
                       get('/_shelf/live', getLiveEvents(live)),
                   ]
                 : []),

@@ -2,7 +2,7 @@ import type { SessionUser } from '../auth/sessions.js'
 import type { FormDeclaration, WriteKind } from '../content/server-settings.js'
 import type { FormValues } from '../writes/item-files.js'
 import type { WriteChange } from '../writes/content-writer.js'
-import type { UploadedFiles, UploadKeys } from '../writes/upload-keys.js'
+import type { Completion, UploadJobs, UploadKeys } from '../writes/upload-keys.js'
 import { readUploadedFiles } from './multipart.js'
 import { refuseBanned } from '../writes/permissions.js'
 import type { WriteRates } from '../writes/write-rates.js'
@@ -19,7 +19,9 @@ export type Flags = Record<string, boolean | string | number>
 
 /** What the routes that write share. */
 export type Writes = WriteTarget & {
-    uploads: UploadKeys<Flags>
+    uploads: UploadKeys
+    /** What finishes each kind of submit, defined by the routes, run when its files arrive. */
+    jobs: UploadJobs<Flags>
     /** How fast each player and address writes (server.yaml `limits`). */
     rates: WriteRates
     /** Where upload parts wait while they arrive. */
@@ -96,20 +98,24 @@ export const expectedFiles = ({ form, values }: Submission): ExpectedFile[] =>
 /**
  * Answers a submit (§2.3). With no files to wait for it is done now; otherwise the answer is an
  * upload key for exactly these hashes, this user and the paired upload endpoint, and the work is
- * done when the files arrive. The work is one write by `change.user`, recorded as `change.did`.
+ * done when the files arrive, on whichever replica they reach. The work is one write by
+ * `change.user`, recorded as `change.did`.
  */
 export const answerSubmit = async (
     ctx: ShelfContext,
     writes: Writes,
     change: WriteChange,
     files: ExpectedFile[],
-    write: (files: UploadedFiles) => Promise<Flags>,
+    completion: Completion,
 ) => {
     const { user } = change
-    const complete = (uploaded: UploadedFiles) => writes.writer.as(change, () => write(uploaded))
     const hashes = [...new Set(files.map(({ hash }) => hash))]
     if (!hashes.length) {
-        respond(ctx, { key: '', hashes: [], ...(await complete(new Map())) })
+        respond(ctx, {
+            key: '',
+            hashes: [],
+            ...(await writes.writer.as(change, () => writes.jobs.run(completion, new Map()))),
+        })
         return
     }
     const maxBytes = Object.fromEntries(
@@ -119,7 +125,14 @@ export const answerSubmit = async (
     )
     const endpoint = ctx.path.replace(/\/(submit|create)$/, '/upload')
     respond(ctx, {
-        key: writes.uploads.issue({ userId: user.id, endpoint, hashes, maxBytes, complete }),
+        key: await writes.uploads.issue({
+            userId: user.id,
+            endpoint,
+            hashes,
+            maxBytes,
+            change,
+            completion,
+        }),
         hashes,
     })
 }
@@ -133,12 +146,15 @@ export const answerUpload = async (ctx: ShelfContext, writes: Writes) => {
             400,
             `an upload needs the ${writes.uploadKeyHeader} header from its submit`,
         )
-    const upload = writes.uploads.take(key, user.id, ctx.path)
+    const upload = await writes.uploads.take(key, user.id, ctx.path)
     const { limits } = ctx.state.shelf.catalog.settings
     const files = await readUploadedFiles(ctx, upload.hashes, {
         fileBytes: limits.fileBytes,
         maxBytesOf: (hash) => Math.min(limits.fileBytes, upload.maxBytes[hash] ?? Infinity),
         uploadFolder: writes.uploadFolder,
     })
-    respond(ctx, await upload.complete(files))
+    respond(
+        ctx,
+        await writes.writer.as(upload.change, () => writes.jobs.run(upload.completion, files)),
+    )
 }

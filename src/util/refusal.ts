@@ -4,13 +4,21 @@
  * safe to show to the player.
  */
 export type RefusalKind =
-    'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'too-large' | 'too-many'
+    | 'invalid'
+    | 'unauthorized'
+    | 'forbidden'
+    | 'not-found'
+    | 'conflict'
+    | 'too-large'
+    | 'too-many'
+    /** Something the server needs is away for now (the shared state): asking again later may work. */
+    | 'unavailable'
 
 export class Refusal extends Error {
     constructor(
         readonly kind: RefusalKind,
         message: string,
-        /** For `too-many`: when asking again may succeed. */
+        /** For `too-many` and `unavailable`: when asking again may succeed. */
         readonly retryAfterSeconds?: number,
     ) {
         super(message)

@@ -9,7 +9,7 @@ export type RunningNginx = { url: string; stop(): Promise<void> }
 
 const nginxBinary = '/usr/sbin/nginx'
 
-const freePort = async () => {
+export const freePort = async () => {
     const server = createServer().listen(0, '127.0.0.1')
     await once(server, 'listening')
     const { port } = server.address() as { port: number }
@@ -30,9 +30,41 @@ const accepts = (port: number) =>
  * a scratch folder; run as root (CI), its workers run as root too, to read the scratch folders.
  */
 export const startNginx = async (root: string, include: string): Promise<RunningNginx> => {
+    const port = await freePort()
+    return runNginx(
+        port,
+        `server {
+        listen 127.0.0.1:${port};
+        root ${root};
+        include ${include};
+    }`,
+    )
+}
+
+/**
+ * nginx in front of servers, with an operator's configuration (an `upstream` and a `server`
+ * block, as docs/replicas.md gives them): its listening port and upstream servers are replaced by
+ * the test's, and what only a public server has (TLS) is left out.
+ */
+export const startNginxBalancer = async (
+    port: number,
+    block: string,
+    upstreams: string[],
+): Promise<RunningNginx> => {
+    const config = block
+        .replace(/^(\s*)server \d+\.\d+\.\d+\.\d+:\d+;\n/gm, '')
+        .replace(
+            /upstream (\w+) \{\n/,
+            (line) => `${line}${upstreams.map((upstream) => `    server ${upstream};\n`).join('')}`,
+        )
+        .replace(/listen 443 ssl;/, `listen 127.0.0.1:${port};`)
+        .replace(/^\s*ssl_.*\n/gm, '')
+    return runNginx(port, config)
+}
+
+const runNginx = async (port: number, servers: string): Promise<RunningNginx> => {
     const prefix = await temporaryFolder('shelf-nginx-')
     await mkdir(join(prefix, 'logs'))
-    const port = await freePort()
     const config = `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
 worker_processes 1;
 pid ${prefix}/nginx.pid;
@@ -45,11 +77,7 @@ http {
     fastcgi_temp_path ${prefix}/fastcgi;
     uwsgi_temp_path ${prefix}/uwsgi;
     scgi_temp_path ${prefix}/scgi;
-    server {
-        listen 127.0.0.1:${port};
-        root ${root};
-        include ${include};
-    }
+    ${servers}
 }
 `
     await writeFile(join(prefix, 'nginx.conf'), config)

@@ -16,3 +16,19 @@ export const generousWriteLimits = async (content: string) => {
     if (raised === text) throw new Error('server.yaml has no "limits:" to raise')
     await writeFile(file, raised)
 }
+
+/**
+ * Sets one kind's rate in a content folder's server.yaml (`{ perPlayer: 3, perAddress: 7,
+ * perSeconds: 60 }`), in place of the one there, if any.
+ */
+export const setWriteLimit = async (content: string, kind: string, rate: string) => {
+    const file = join(content, 'server.yaml')
+    const text = await readFile(file, 'utf8')
+    const line = `  ${kind}: ${rate}\n`
+    const existing = new RegExp(`^ {2}${kind}: \\{ perPlayer.*\\n`, 'm')
+    const changed = existing.test(text)
+        ? text.replace(existing, line)
+        : text.replace(/^limits:\n/m, `limits:\n${line}`)
+    if (changed === text) throw new Error('server.yaml has no "limits:" to set a rate in')
+    await writeFile(file, changed)
+}

@@ -2,7 +2,7 @@ import type { RouterMiddleware } from '@koa/router'
 import type { Catalog } from '../../../catalog/catalog.js'
 import type { Problem } from '../../../content/problems.js'
 import { HttpError } from '../../http-error.js'
-import { isOwnerRequest, ownerOnlyMessage } from '../../owner-access.js'
+import { isOwnerRequest, ownerOnlyMessage, type OwnerAccess } from '../../owner-access.js'
 import { respond } from '../../respond.js'
 
 /**
@@ -14,11 +14,11 @@ import { respond } from '../../respond.js'
 export const getProblems =
     (
         getCatalog: () => Catalog,
-        ownerToken: string | undefined,
+        access: OwnerAccess,
         gitProblems: () => Problem[] = () => [],
     ): RouterMiddleware =>
     (ctx) => {
-        if (!isOwnerRequest(ctx.req, ownerToken)) throw new HttpError(403, ownerOnlyMessage)
+        if (!isOwnerRequest(ctx.req, access)) throw new HttpError(403, ownerOnlyMessage)
         ctx.set('Cache-Control', 'no-store')
         const problems = [...getCatalog().problems, ...gitProblems()]
         respond(ctx, {

@@ -14,5 +14,5 @@ export const postRoomCreate =
         await readJsonBytes(ctx)
         // With sign-in on, a room is reserved for the player who asked, and only they can open it.
         const creator = auth.signInEnabled ? signedInUser(ctx) : undefined
-        respond<ServerCreateRoomResponse>(ctx, rooms.reserve(creator))
+        respond<ServerCreateRoomResponse>(ctx, await rooms.reserve(creator))
     }

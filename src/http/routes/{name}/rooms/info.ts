@@ -5,15 +5,19 @@ import type { ShelfHandler } from '../../../request-state.js'
 import { respond } from '../../../respond.js'
 
 /**
- * E8 `GET /{name}/rooms/info`. Rooms live in memory rather than in the catalog, so their answers
+ * E8 `GET /{name}/rooms/info`. Rooms live in the shared state rather than in the catalog, so their answers
  * are marked `no-store`: the response cache and the app both ask again.
  */
 export const getRoomsInfo =
     (multiplayer: Multiplayer | undefined): ShelfHandler =>
-    (ctx) => {
+    async (ctx) => {
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemInfo>(
             ctx,
-            roomsInfo(ctx.state.shelf, multiplayer?.rooms.list() ?? [], multiplayer !== undefined),
+            roomsInfo(
+                ctx.state.shelf,
+                (await multiplayer?.rooms.list()) ?? [],
+                multiplayer !== undefined,
+            ),
         )
     }

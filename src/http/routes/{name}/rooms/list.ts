@@ -7,10 +7,10 @@ import { respond } from '../../../respond.js'
 /** E9 `GET /{name}/rooms/list`: the rooms open now, never kept (see rooms/info.ts). */
 export const getRoomList =
     (multiplayer: Multiplayer | undefined): ShelfHandler =>
-    (ctx) => {
+    async (ctx) => {
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemList<RoomItem>>(
             ctx,
-            roomList(ctx.state.shelf, multiplayer?.rooms.list() ?? []),
+            roomList(ctx.state.shelf, (await multiplayer?.rooms.list()) ?? []),
         )
     }

@@ -13,10 +13,11 @@ import { respond } from '../../../respond.js'
 /** E12 `GET /{name}/rooms/{roomName}`: a room's details, never kept (see rooms/info.ts). */
 export const getRoom =
     (multiplayer: Multiplayer | undefined): ShelfHandler =>
-    (ctx) => {
+    async (ctx) => {
         const name = String(ctx.params.roomName)
         const room =
-            multiplayer?.rooms.get(name) ?? notFound(`room "${name}" not found: it may have ended`)
+            (await multiplayer?.rooms.get(name)) ??
+            notFound(`room "${name}" not found: it may have ended`)
         ctx.set('Cache-Control', 'no-store')
         respond<ServerItemDetails<RoomItem>>(ctx, renderRoomDetails(room, ctx.state.shelf.renderer))
     }
@@ -41,13 +42,13 @@ export const postRoomJoin =
         const { id, handle, name: userName } = join.body.userProfile
         const key = ctx.get(headers.roomKey)
         const room = key
-            ? rooms.open(name, key, { id, handle, name: userName }, () =>
+            ? await rooms.open(name, key, { id, handle, name: userName }, () =>
                   roomSettingsFrom(
                       roomCreateForms(view.catalog.settings.types.room.creates),
                       view.query,
                   ),
               )
-            : rooms.join(name)
+            : await rooms.join(name)
         respond<ServerJoinRoomResponse>(ctx, {
             url,
             type: 'round',

@@ -1,5 +1,6 @@
 import type { ServerCreateItemResponse } from '@sonolus/core'
-import { contentTypeInfos } from '../../../../content/item-types.js'
+import type { SessionUser } from '../../../../auth/sessions.js'
+import { contentTypeInfos, type ContentType } from '../../../../content/item-types.js'
 import { generatedName } from '../../../../writes/content-writer.js'
 import { recordFromValues, resourceFileName } from '../../../../writes/item-files.js'
 import { createPlayerItem } from '../../../../writes/new-items.js'
@@ -14,14 +15,37 @@ import {
     type Writes,
 } from '../../../submissions.js'
 
+/** A create whose files are on their way: the record as it will be written, and which file is which. */
+type CreateArgs = {
+    type: ContentType
+    name: string
+    record: Record<string, unknown>
+    files: ReturnType<typeof recordFromValues>['files']
+    user: SessionUser
+}
+
 /**
  * E10 `POST /{name}/{type}/create`: a player makes a new item with one of the type's create
  * forms. It is written as `<type>/<name>/item.yaml` and its files once every file has arrived
  * (E11), so it appears complete.
  */
-export const postItemCreate =
-    (writes: Writes): ShelfHandler =>
-    async (ctx) => {
+export const postItemCreate = (writes: Writes): ShelfHandler => {
+    const createItem = writes.jobs.define(
+        'create',
+        async ({ type, name, record, files, user }: CreateArgs, uploaded) => {
+            const resources: Record<string, Buffer> = {}
+            for (const { role, hash } of files) {
+                const bytes = uploaded.get(hash)!
+                resources[resourceFileName(role, bytes)] = bytes
+            }
+            await createPlayerItem(writes, type, name, user, record, resources)
+            return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
+                ServerCreateItemResponse,
+                'key' | 'hashes'
+            >
+        },
+    )
+    return async (ctx) => {
         const type = contentTypeParam(ctx)
         const info = contentTypeInfos[type]
         const submission = await readSubmission(
@@ -39,7 +63,7 @@ export const postItemCreate =
                 400,
                 `a ${type} needs ${missing.map(({ role }) => `"${role}"`).join(', ')}: give a file for each`,
             )
-        countWrite(ctx, writes, 'creates', user)
+        await countWrite(ctx, writes, 'creates', user)
         const name = generatedName()
         const complete = {
             ...record,
@@ -53,17 +77,7 @@ export const postItemCreate =
             writes,
             { user, did: `created ${info.plural}/${name}` },
             expectedFiles(submission),
-            async (uploaded) => {
-                const resources: Record<string, Buffer> = {}
-                for (const { role, hash } of files) {
-                    const bytes = uploaded.get(hash)!
-                    resources[resourceFileName(role, bytes)] = bytes
-                }
-                await createPlayerItem(writes, type, name, user, complete, resources)
-                return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
-                    ServerCreateItemResponse,
-                    'key' | 'hashes'
-                >
-            },
+            createItem({ type, name, record: complete, files, user }),
         )
     }
+}

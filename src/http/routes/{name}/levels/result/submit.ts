@@ -1,7 +1,8 @@
 import { checkSubmittedPlay, readSubmittedResult } from '../../../../../boards/submitted-play.js'
 import { contentTypeInfos } from '../../../../../content/item-types.js'
 import { generatedName } from '../../../../../writes/content-writer.js'
-import { recordFromValues } from '../../../../../writes/item-files.js'
+import type { SessionUser } from '../../../../../auth/sessions.js'
+import { recordFromValues, type FormValues } from '../../../../../writes/item-files.js'
 import { createPlayerItem } from '../../../../../writes/new-items.js'
 import { HttpError, notFound } from '../../../../http-error.js'
 import type { ShelfHandler } from '../../../../request-state.js'
@@ -21,13 +22,66 @@ type SubmittedReplay = {
 /** Display text from the app, bounded: it becomes a field of a file in the folder. */
 const summary = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : '')
 
+/** A result whose replay files are on their way. */
+type ResultArgs = {
+    name: string
+    levelName: string
+    /** The hash of the level data the play was played on: the chart revision it ranks on. */
+    levelData: string
+    dataHash: string
+    configurationHash: string
+    values: FormValues
+    title: string
+    subtitle: string
+    user: SessionUser
+}
+
 /**
  * E4 `POST /{name}/levels/result/submit`: a result from the result screen becomes a replay of
  * the level, `replays/<name>/` with the replay's data and configuration as the app recorded them.
  */
-export const postLevelResult =
-    (writes: Writes): ShelfHandler =>
-    async (ctx) => {
+export const postLevelResult = (writes: Writes): ShelfHandler => {
+    const recordReplay = writes.jobs.define('result', async (args: ResultArgs, uploaded) => {
+        const {
+            name,
+            levelName,
+            levelData,
+            dataHash,
+            configurationHash,
+            values,
+            title,
+            subtitle,
+            user,
+        } = args
+        const files = {
+            data: uploaded.get(dataHash)!,
+            configuration: uploaded.get(configurationHash)!,
+        }
+        for (const [role, bytes] of Object.entries(files)) {
+            if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+                throw new HttpError(
+                    400,
+                    `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
+                )
+        }
+        await readSubmittedResult(writes.currentCatalog().boards, dataHash, files.data)
+        const { record } = recordFromValues('replay', values)
+        const fields = {
+            title: title || user.name,
+            subtitle,
+            author: user.name,
+            ...record,
+            authorId: user.id,
+            authorHandle: user.handle,
+            time: new Date().toISOString(),
+            level: levelName,
+            levelData,
+        }
+        // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
+        await createPlayerItem(writes, 'replay', name, user, fields, files)
+        return {}
+    })
+    return async (ctx) => {
         const { catalog } = ctx.state.shelf
         const submission = await readSubmission(ctx, catalog.settings.types.level.results, 'result')
         const replay = submission.body.replay as SubmittedReplay | undefined
@@ -52,7 +106,7 @@ export const postLevelResult =
         })
         const [dataHash, configurationHash] = hashes as [string, string]
         const { user } = submission
-        countWrite(ctx, writes, 'results', user)
+        await countWrite(ctx, writes, 'results', user)
         const name = generatedName()
         const did = `recorded a replay of levels/${levelName} as ${contentTypeInfos.replay.plural}/${name}`
         await answerSubmit(
@@ -60,34 +114,17 @@ export const postLevelResult =
             writes,
             { user, did },
             [{ hash: dataHash }, { hash: configurationHash }],
-            async (uploaded) => {
-                const files = {
-                    data: uploaded.get(dataHash)!,
-                    configuration: uploaded.get(configurationHash)!,
-                }
-                for (const [role, bytes] of Object.entries(files)) {
-                    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
-                        throw new HttpError(
-                            400,
-                            `the replay's ${role} must be gzip-compressed JSON, as the app records it`,
-                        )
-                }
-                await readSubmittedResult(writes.currentCatalog().boards, dataHash, files.data)
-                const { record } = recordFromValues('replay', submission.values)
-                const fields = {
-                    title: summary(replay.title) || user.name,
-                    subtitle: summary(replay.subtitle),
-                    author: user.name,
-                    ...record,
-                    authorId: user.id,
-                    authorHandle: user.handle,
-                    time: new Date().toISOString(),
-                    level: levelName,
-                    levelData,
-                }
-                // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
-                await createPlayerItem(writes, 'replay', name, user, fields, files)
-                return {}
-            },
+            recordReplay({
+                name,
+                levelName,
+                levelData,
+                dataHash,
+                configurationHash,
+                values: submission.values,
+                title: summary(replay.title),
+                subtitle: summary(replay.subtitle),
+                user,
+            }),
         )
     }
+}

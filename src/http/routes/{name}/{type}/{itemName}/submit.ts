@@ -2,7 +2,9 @@ import type { ServerSubmitItemActionResponse } from '@sonolus/core'
 import { itemLocation } from '../../../../../writes/content-writer.js'
 import { deleteItem, editItem } from '../../../../../writes/item-edits.js'
 import { mayModify } from '../../../../../writes/permissions.js'
-import type { UploadedFiles } from '../../../../../writes/upload-keys.js'
+import type { FormValues } from '../../../../../writes/item-files.js'
+import { refuse } from '../../../../../util/refusal.js'
+import type { ContentType } from '../../../../../content/item-types.js'
 import { HttpError } from '../../../../http-error.js'
 import { itemParam } from '../../../../path-params.js'
 import type { ShelfHandler } from '../../../../request-state.js'
@@ -15,14 +17,37 @@ import {
 
 type ActionFlags = Omit<ServerSubmitItemActionResponse, 'key' | 'hashes'>
 
+type ItemTarget = { type: ContentType; name: string }
+
+const servedItem = (writes: Writes, { type, name }: ItemTarget) =>
+    writes.currentCatalog().get(type, name) ??
+    refuse('not-found', `${type} "${name}" is no longer on this server`)
+
 /**
  * E13 `POST /{name}/{type}/{itemName}/submit`: what an item's author and the admins may do to it.
  * `delete` removes its files; `edit` rewrites the fields and files its options name, in its
  * `item.yaml`.
  */
-export const postItemAction =
-    (writes: Writes, contentRoot: string): ShelfHandler =>
-    async (ctx) => {
+export const postItemAction = (writes: Writes, contentRoot: string): ShelfHandler => {
+    // The item is found again when the files arrive: it may have changed (or gone) meanwhile.
+    const removeItem = writes.jobs.define(
+        'delete item',
+        async (target: ItemTarget): Promise<ActionFlags> => {
+            await deleteItem(writes, servedItem(writes, target))
+            return { shouldRemoveItem: true }
+        },
+    )
+    const changeItem = writes.jobs.define(
+        'edit item',
+        async (
+            { values, ...target }: ItemTarget & { values: FormValues },
+            uploaded,
+        ): Promise<ActionFlags> => {
+            await editItem(writes, contentRoot, servedItem(writes, target), values, uploaded)
+            return { shouldUpdateItem: true }
+        },
+    )
+    return async (ctx) => {
         const item = itemParam(ctx)
         const { settings } = ctx.state.shelf.catalog
         const submission = await readSubmission(
@@ -36,16 +61,11 @@ export const postItemAction =
                 `only the player who made ${item.type} "${item.name}" or an admin may ${submission.form.type} it`,
             )
         }
+        const target = { type: item.type, name: item.name }
         const act =
             submission.form.type === 'delete'
-                ? async (): Promise<ActionFlags> => {
-                      await deleteItem(writes, item)
-                      return { shouldRemoveItem: true }
-                  }
-                : async (uploaded: UploadedFiles): Promise<ActionFlags> => {
-                      await editItem(writes, contentRoot, item, submission.values, uploaded)
-                      return { shouldUpdateItem: true }
-                  }
+                ? removeItem(target)
+                : changeItem({ ...target, values: submission.values })
         const { folder, file } = itemLocation(item)
         const did = `${submission.form.type === 'delete' ? 'deleted' : 'edited'} ${folder ?? file}`
         await answerSubmit(
@@ -56,3 +76,4 @@ export const postItemAction =
             act,
         )
     }
+}

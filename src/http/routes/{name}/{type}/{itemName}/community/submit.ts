@@ -1,3 +1,4 @@
+import type { SessionUser } from '../../../../../../auth/sessions.js'
 import { refreshComments } from '../../../../../../answers/community.js'
 import { commentFolderOf, writeComment } from '../../../../../../writes/comments.js'
 import { HttpError } from '../../../../../http-error.js'
@@ -15,9 +16,23 @@ import {
  * E16 `POST /{name}/{type}/{itemName}/community/submit`: a community action (`comment` posts one,
  * written as `<type>/<item>/comments/<name>.md`).
  */
-export const postCommunityAction =
-    (writes: Writes): ShelfHandler =>
-    async (ctx) => {
+export const postCommunityAction = (writes: Writes): ShelfHandler => {
+    const postComment = writes.jobs.define(
+        'comment',
+        async ({
+            folder,
+            content,
+            user,
+        }: {
+            folder: string
+            content: string
+            user: SessionUser
+        }) => {
+            await writeComment(writes.writer, folder, user, content)
+            return refreshComments
+        },
+    )
+    return async (ctx) => {
         const item = itemParam(ctx)
         const { settings } = ctx.state.shelf.catalog
         const submission = await readSubmission(
@@ -32,15 +47,13 @@ export const postCommunityAction =
         if (!content)
             throw new HttpError(400, 'option "content" is required: the text of the comment')
         const { user } = submission
-        countWrite(ctx, writes, 'comments', user)
+        await countWrite(ctx, writes, 'comments', user)
         await answerSubmit(
             ctx,
             writes,
             { user, did: `commented on ${folder}` },
             expectedFiles(submission),
-            async () => {
-                await writeComment(writes.writer, folder, user, content)
-                return refreshComments
-            },
+            postComment({ folder, content, user }),
         )
     }
+}

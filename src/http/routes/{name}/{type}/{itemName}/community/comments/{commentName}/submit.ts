@@ -1,3 +1,4 @@
+import type { CommentRecord } from '../../../../../../../../content/comment-file.js'
 import { refreshComments } from '../../../../../../../../answers/community.js'
 import { removeComment } from '../../../../../../../../writes/comments.js'
 import { itemLocation } from '../../../../../../../../writes/content-writer.js'
@@ -16,9 +17,12 @@ import {
  * E19 `POST /{name}/{type}/{itemName}/community/comments/{commentName}/submit`: a comment action
  * (`delete`, for the comment's author and the admins).
  */
-export const postCommentAction =
-    (writes: Writes): ShelfHandler =>
-    async (ctx) => {
+export const postCommentAction = (writes: Writes): ShelfHandler => {
+    const deleteComment = writes.jobs.define('delete comment', async (comment: CommentRecord) => {
+        await removeComment(writes.writer, comment)
+        return refreshComments
+    })
+    return async (ctx) => {
         const item = itemParam(ctx)
         const name = String(ctx.params.commentName)
         const comment =
@@ -43,9 +47,7 @@ export const postCommentAction =
             writes,
             { user: submission.user, did },
             expectedFiles(submission),
-            async () => {
-                await removeComment(writes.writer, comment)
-                return refreshComments
-            },
+            deleteComment(comment),
         )
     }
+}
