@@ -65,6 +65,11 @@ export class Resolution {
     private readonly drafts = byType(() => new Set<string>())
     /** Candidates left out for a reference to each type: their reason may change with that type. */
     private readonly brokenByTarget = byType(() => new Set<ItemRecord>())
+    /**
+     * Items serving their last good version because the new one names something that does not
+     * serve, by `type/name`: what the old version names is checked again when that changes too.
+     */
+    private readonly keptLastGood = new Map<string, ItemRecord>()
     /** Items whose leaderboards name replays, checked again whenever a replay comes or goes. */
     private readonly leaderboardHolders = new Set<ItemRecord>()
     // Problems by `type/name`, so each is dropped when what it is about is decided again.
@@ -96,8 +101,7 @@ export class Resolution {
             const stopped = new Set<string>()
             for (const name of dirty[type]) {
                 const before = this.items[type].get(name)
-                const candidate = this.decideCandidate(type, name)
-                const after = candidate && this.referencesServe(candidate) ? candidate : undefined
+                const after = this.decide(type, name, before)
                 if (before === after) continue
                 decided.set(name, after)
                 changes[type].push({ before, after })
@@ -124,11 +128,12 @@ export class Resolution {
             return `${what} has problems of its own (see above)`
         if (this.drafts[target].has(name))
             return `${what} is a draft (serve with --drafts to preview it)`
-        const suggestion = this.closestName(target, name)
-        const hint =
-            suggestion && suggestion.distance <= Math.max(2, name.length / 3)
-                ? ` (did you mean "${suggestion.name}"?)`
-                : ''
+        const closest = this.closestName(target, name)
+        const hint = !closest
+            ? ''
+            : closest.distance <= Math.max(2, name.length / 3)
+              ? ` (did you mean "${closest.name}"?)`
+              : ` (the closest name there is "${closest.name}")`
         return `${what} does not exist in ${contentTypeInfos[target].plural}/${hint}`
     }
 
@@ -145,6 +150,39 @@ export class Resolution {
                 closest = { name: candidate, distance: apart }
         }
         return closest
+    }
+
+    /**
+     * What serves under a name: the candidate when everything it names serves; otherwise the
+     * version serving before, while everything that one names still serves, so a misspelt
+     * reference keeps the last good version serving as any other broken edit does.
+     */
+    private decide(type: ContentType, name: string, before: ItemRecord | undefined) {
+        const key = `${type}/${name}`
+        this.keptLastGood.delete(key)
+        const candidate = this.decideCandidate(type, name)
+        if (!candidate) return undefined
+        const broken = this.brokenReferences(candidate)
+        if (broken.length === 0) return candidate
+        for (const { target } of broken) this.brokenByTarget[target].add(candidate)
+        const keep =
+            before !== undefined &&
+            before !== candidate &&
+            this.brokenReferences(before).length === 0
+        if (keep) this.keptLastGood.set(key, before)
+        const consequence = keep
+            ? 'the last good version keeps serving'
+            : `${type} "${name}" is left out`
+        this.referenceProblems.set(
+            key,
+            broken.map(({ field, target, name: missing }) => ({
+                file: candidate.file,
+                ...candidate.locateReference(field),
+                message: `${this.whyMissing(target, missing)}; ${consequence}`,
+                severity: 'error',
+            })),
+        )
+        return keep ? before : undefined
     }
 
     /** The record that may serve under a name: the first one that is not a draft; the others are reported. */
@@ -177,25 +215,17 @@ export class Resolution {
         return candidate
     }
 
-    /** Whether every reference of a candidate names an item that serves; reports those that do not. */
-    private referencesServe(record: ItemRecord) {
-        const problems: Problem[] = []
+    /** The references of a record that name no serving item. */
+    private brokenReferences(record: ItemRecord) {
+        const broken: { field: string; target: ContentType; name: string }[] = []
         for (const { field, target } of contentTypeInfos[record.type].references) {
             const value = record.fields.references[field]
             if (value === null || value === undefined) continue
             for (const name of Array.isArray(value) ? value : [value]) {
-                if (this.items[target].has(name)) continue
-                this.brokenByTarget[target].add(record)
-                problems.push({
-                    file: record.file,
-                    ...record.locateReference(field),
-                    message: `${this.whyMissing(target, name)}; ${record.type} "${record.name}" is left out`,
-                    severity: 'error',
-                })
+                if (!this.items[target].has(name)) broken.push({ field, target, name })
             }
         }
-        if (problems.length) this.referenceProblems.set(keyOf(record), problems)
-        return problems.length === 0
+        return broken
     }
 
     /**
@@ -213,6 +243,9 @@ export class Resolution {
         for (const { type: referrer, field } of referrers.get(type)!) {
             for (const record of this.candidates[referrer].values())
                 if (namesAny(record.fields.references[field], stopped))
+                    dirty[referrer].add(record.name)
+            for (const record of this.keptLastGood.values())
+                if (record.type === referrer && namesAny(record.fields.references[field], stopped))
                     dirty[referrer].add(record.name)
         }
     }
