@@ -2,9 +2,10 @@ import { EventEmitter, once } from 'node:events'
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
+import { sessionSecretFile } from './auth/session-secret.js'
 import { Catalog } from './catalog/catalog.js'
 import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
 import { Containment } from './content/containment.js'
@@ -12,8 +13,10 @@ import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
+import { prepareStateFolder } from './content/state-folder.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
+import { isTrackedByGit } from './git/tracked-file.js'
 import { createApp } from './http/app.js'
 import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
@@ -47,6 +50,8 @@ export type RunningShelf = {
     events: EventEmitter<{ reload: [ReloadReport] }>
     /** What writes cut short by an earlier crash left in the folder, removed once watching (nothing on a read-only server). */
     leftovers: Promise<string[]>
+    /** What the owner should fix, said once at start-up. */
+    warnings: string[]
     /** The upstream --git-pull and --git-push follow, `origin/main`. */
     gitUpstream?: string
     close(): Promise<void>
@@ -95,6 +100,7 @@ const contentFolder = async (options: ShelfOptions) => {
 const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
+    await prepareStateFolder(stateFolder)
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
@@ -111,6 +117,21 @@ const openContent = async (options: ShelfOptions) => {
 /** One catalog snapshot of a folder, for checking it without serving it. */
 export const loadCatalog = async (options: ShelfOptions) =>
     new Catalog((await openContent(options)).state.snapshot(), { drafts: options.drafts })
+
+/**
+ * A generated session secret that git tracks is public to whoever reads the repository, who can
+ * then sign a session as any player, an admin included.
+ */
+const startWarnings = async (options: ShelfOptions, stateFolder: string) => {
+    if (options.signIn?.sessionSecret !== undefined) return []
+    const file = sessionSecretFile(stateFolder)
+    if (!(await isTrackedByGit(file))) return []
+    const shown = relative(process.cwd(), file) || file
+    return [
+        `git tracks the session secret ${shown}: anyone who reads the repository can sign in as any player, an admin included. ` +
+            `Fix: git rm --cached ${shown}, commit, then delete the file (Shelf makes a new one at the next start; the old one stays in the history, so it must never be used again)`,
+    ]
+}
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
@@ -161,6 +182,7 @@ export const startShelf = async (
         await git?.close()
         throw error
     })
+    const warnings = await startWarnings(options, stateFolder)
     const multiplayer = options.multiplayer && {
         url: options.multiplayer.url,
         rooms: new RoomRegistry({ ...multiplayerDefaults, ...options.multiplayer }),
@@ -203,6 +225,7 @@ export const startShelf = async (
         watching,
         events,
         leftovers,
+        warnings,
         gitUpstream: git?.upstream,
         close: async () => {
             await leftovers.catch(() => undefined)

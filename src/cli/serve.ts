@@ -43,6 +43,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         )
         for (const problem of catalog.problems) console.log(`    ${formatProblem(problem)}`)
     }
+    for (const warning of shelf.warnings) console.log(`  warning: ${warning}`)
     console.log(`listening on ${shelf.url}`)
     if (isWildcard(listen.host)) {
         for (const address of lanAddresses())
