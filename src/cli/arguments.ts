@@ -6,6 +6,7 @@ import type { ListenOptions } from '../server.js'
 export const helpText = `Shelf: a content server for the Sonolus app, driven by a folder of files.
 
 Usage:
+  shelf init [DIR]                 make a content folder of your own (default ./content)
   shelf serve [flags]              serve a content folder, following its changes
   shelf check [DIR] [--format F]   check a content folder (default ./content); exit 1 on any problem
   shelf export OUT --address URL   write the read side of the protocol as files for a static host
@@ -257,6 +258,15 @@ const parseDuration = (flag: string, raw: string | undefined, fallback: number) 
             `${flag} must be a duration such as 500ms, 90s, 30m or 2h, got "${raw}"`,
         )
     return ms
+}
+
+export type InitArguments = { folder: string }
+
+export const parseInitArguments = (args: string[]): InitArguments => {
+    const { positionals } = parseCommandArguments(args, { allowPositionals: true, options: {} })
+    if (positionals.length > 1)
+        throw new UsageError(`init takes one folder, got ${positionals.length}`)
+    return { folder: positionals[0] ?? './content' }
 }
 
 export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }
