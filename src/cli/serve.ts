@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { isWildcard, lanAddresses } from '../auth/addresses.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
@@ -105,13 +106,31 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         let shown = new Set(catalog.problems.map(formatProblem))
         shelf.events.on('reload', ({ paths, ms, problems }) => {
             const now = new Set(problems.map(formatProblem))
-            const changed = paths.length === 1 ? paths[0] : `${paths.length} files`
-            console.log(`reloaded ${changed} in ${Math.round(ms)} ms`)
+            console.log(
+                `reloaded ${describeChange(options.content, paths)} in ${Math.round(ms)} ms`,
+            )
             for (const line of now) if (!shown.has(line)) console.log(`    ${line}`)
             for (const line of shown) if (!now.has(line)) console.log(`    fixed: ${line}`)
             shown = now
         })
     }
+}
+
+/**
+ * What a reload was about, as the owner counts it: the files there now, since a save passes
+ * editors' temporary files and folders by too; else (a deletion) what went.
+ */
+const describeChange = (content: string, paths: readonly string[]) => {
+    const files = paths.filter((path) =>
+        statSync(join(content, path), { throwIfNoEntry: false })?.isFile(),
+    )
+    if (files.length === 1) return files[0]
+    if (files.length) return `${files.length} files`
+    // A removed folder comes with everything that was in it.
+    const [top] = [...paths].sort((a, b) => a.length - b.length)
+    return paths.every((path) => path === top || path.startsWith(`${top}/`))
+        ? `${top} (removed)`
+        : `${paths.length} removed paths`
 }
 
 /**
