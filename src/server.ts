@@ -7,7 +7,12 @@ import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { sessionSecretFile } from './auth/session-secret.js'
 import { Catalog } from './catalog/catalog.js'
-import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
+import {
+    defaultClientTimeouts,
+    multiplayerDefaults,
+    protocolHeaders,
+    type ShelfOptions,
+} from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
@@ -18,7 +23,7 @@ import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
 import { isTrackedByGit } from './git/tracked-file.js'
 import { createApp } from './http/app.js'
-import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
+import { clientTimeoutOptions } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
