@@ -122,7 +122,7 @@ const serveAndCrawl = async () => {
                 reject(new Error(`serve ended:\n${lines.join('\n')}\n${stderr}`)),
             )
         })
-        const root = `${url}/service`
+        const root = `${url}/sonolus`
         const info = await getJson<ServerInfo>(`${root}/info`)
         assert.is(info.status, 200)
         assert.is(info.body.title, 'My Sonolus server')

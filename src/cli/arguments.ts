@@ -20,8 +20,10 @@ Flags of serve:
   --address URL     the server's public address, e.g. https://example.com/shelf; it is
                     written into every item's "source" (default: the address each request
                     arrives on, which suits a local preview)
-  --name NAME       protocol name: the path prefix /NAME/... and header prefix Name-...
-                    (default: service; the real app needs --name sonolus)
+  --name NAME       the protocol name links and prints use: path prefix /NAME/... and
+                    header prefix Name-... (default: sonolus, which the app opens); the
+                    protocol answers under /sonolus/ and /service/ as well, each with its
+                    own headers
   --drafts          also serve items marked "draft: true"
   --cache DIR       where processed resources are kept (default: CONTENT/.shelf)
   --no-watch        do not follow changes of the folder (they show after a restart)
@@ -81,7 +83,7 @@ Flags of check:
 Flags of export (OUT gets public/, the site's root, and nginx.conf; see the README):
   --address URL     the address the copy is served at (required); every item's "source"
   --content DIR     the content folder (default: ./content)
-  --name NAME       protocol name, as for serve (default: service)
+  --name NAME       the protocol name the copy answers under (default: sonolus)
   --drafts          also export items marked "draft: true"
   --locale L        the one language exported (default: the content's fallbackLocale)
   --allow-problems  export even when the content has errors (their items are left out)
@@ -101,7 +103,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             port: { type: 'string' },
             host: { type: 'string' },
             address: { type: 'string' },
-            name: { type: 'string', default: 'service' },
+            name: { type: 'string', default: 'sonolus' },
             drafts: { type: 'boolean', default: false },
             cache: { type: 'string' },
             watch: { type: 'boolean', default: true },
@@ -315,7 +317,7 @@ export const parseExportArguments = (args: string[]): ExportArguments => {
         options: {
             address: { type: 'string' },
             content: { type: 'string', default: './content' },
-            name: { type: 'string', default: 'service' },
+            name: { type: 'string', default: 'sonolus' },
             drafts: { type: 'boolean', default: false },
             locale: { type: 'string' },
             'allow-problems': { type: 'boolean', default: false },

@@ -6,7 +6,7 @@ import { formatProblem } from '../content/problems.js'
 import { startShelf, type RunningShelf } from '../server.js'
 import { openInSonolusUrl, qrTerminal } from '../web/share.js'
 import type { ServeArguments } from './arguments.js'
-import type { ShelfOptions } from '../config.js'
+import { protocolNames, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
 
 export const serve = async ({ options, listen }: ServeArguments) => {
@@ -146,10 +146,10 @@ const printWebAndAppLinks = async (
         console.log(`  the web client in ${resolve(options.webClient)} at ${shelf.url}/`)
     else if (options.web !== false)
         console.log(`  web pages at ${shelf.url}/ (--no-web turns them off)`)
-    if (options.name !== 'sonolus') {
-        console.log('  (the Sonolus app itself expects --name sonolus)')
-        return
-    }
+    const [, ...others] = protocolNames(options.name)
+    console.log(
+        `  the protocol at ${shelf.url}/${options.name}/ (and ${others.map((name) => `/${name}/`).join(', ')}, each with its own headers)`,
+    )
     const phone =
         options.address ??
         (isWildcard(listen.host)
@@ -157,6 +157,6 @@ const printWebAndAppLinks = async (
             : undefined) ??
         shelf.url
     const link = openInSonolusUrl(phone, '/')
-    console.log(`  open in the app: ${link}`)
+    console.log(`  open in the app: ${link} (or add ${phone} as a server in the app)`)
     if (process.stdout.isTTY) console.log((await qrTerminal(link)).replace(/^/gm, '  '))
 }
