@@ -157,17 +157,8 @@ const typeSingulars: Record<string, Record<ContentType, string>> = {
         engine: 'Engine',
         replay: 'Replay',
     },
-    ja: {
-        post: '投稿',
-        playlist: 'プレイリスト',
-        level: 'レベル',
-        skin: 'スキン',
-        background: '背景',
-        effect: '効果音',
-        particle: 'パーティクル',
-        engine: 'エンジン',
-        replay: 'リプレイ',
-    },
+    // Japanese names one item and many alike.
+    ja: typeNames.ja!,
 }
 
 export const typeName = (type: ContentType, locale: string) =>
