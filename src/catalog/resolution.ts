@@ -170,15 +170,16 @@ export class Resolution {
             before !== candidate &&
             this.brokenReferences(before).length === 0
         if (keep) this.keptLastGood.set(key, before)
+        // Worded as the content's own problems are (content-state.ts), whichever layer found them.
         const consequence = keep
-            ? 'the last good version keeps serving'
-            : `${type} "${name}" is left out`
+            ? ' (the last good version keeps serving)'
+            : `; ${type} "${name}" is left out`
         this.referenceProblems.set(
             key,
             broken.map(({ field, target, name: missing }) => ({
                 file: candidate.file,
                 ...candidate.locateReference(field),
-                message: `${this.whyMissing(target, missing)}; ${consequence}`,
+                message: `${this.whyMissing(target, missing)}${consequence}`,
                 severity: 'error',
             })),
         )
