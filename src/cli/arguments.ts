@@ -80,7 +80,7 @@ Flags of check:
   --format F        text (default) or json
   --drafts          also check items marked "draft: true" as served ones
 
-Flags of export (OUT gets public/, the site's root, and nginx.conf; see the README):
+Flags of export (OUT gets public/, the site's root, and nginx.conf; see docs/export.md):
   --address URL     the address the copy is served at (required); every item's "source"
   --content DIR     the content folder (default: ./content)
   --name NAME       the protocol name the copy answers under (default: sonolus)
