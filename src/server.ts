@@ -14,7 +14,7 @@ import {
     type ShelfOptions,
 } from './config.js'
 import { Containment } from './content/containment.js'
-import { ContentState } from './content/content-state.js'
+import { ContentState, unitOf } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
@@ -149,6 +149,11 @@ export const startShelf = async (
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const { content, state, processor, stateFolder, containment } = await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
+    // A unit that changes keeps what served under its name, for a new record with broken references.
+    state.servedItem = (key) => {
+        const { type, name } = unitOf(key)
+        return catalog.get(type, name)
+    }
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const live =

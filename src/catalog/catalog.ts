@@ -69,6 +69,7 @@ export class Catalog {
         const changes = resolution.update(
             content.units,
             carried ? content.changed : content.units.keys(),
+            content.fallbacks,
         )
         const base = carried && previous
         this.items = resolution.items

@@ -60,6 +60,7 @@ export class Resolution {
 
     /** Every unit's record as of the last update. */
     private units: ReadonlyMap<string, ItemRecord | null> = new Map()
+    private fallbacks: ReadonlyMap<string, ItemRecord> = new Map()
     /** The one record per name that may serve, before its references are checked. */
     private readonly candidates = byType(() => new Map<string, ItemRecord>())
     private readonly drafts = byType(() => new Set<string>())
@@ -83,6 +84,7 @@ export class Resolution {
     update(
         units: LoadedContent['units'],
         changed: Iterable<string>,
+        fallbacks: LoadedContent['fallbacks'] = new Map(),
     ): Record<ContentType, ItemChange[]> {
         const dirty = byType(() => new Set<string>())
         for (const key of changed) {
@@ -93,6 +95,7 @@ export class Resolution {
                 if (record) dirty[type].add(record.name)
         }
         this.units = units
+        this.fallbacks = fallbacks
         this.items = { ...this.items }
         const changes = byType<ItemChange[]>(() => [])
         for (const type of resolutionOrder) {
@@ -101,7 +104,7 @@ export class Resolution {
             const stopped = new Set<string>()
             for (const name of dirty[type]) {
                 const before = this.items[type].get(name)
-                const after = this.decide(type, name, before)
+                const after = this.decide(type, name)
                 if (before === after) continue
                 decided.set(name, after)
                 changes[type].push({ before, after })
@@ -154,24 +157,28 @@ export class Resolution {
 
     /**
      * What serves under a name: the candidate when everything it names serves; otherwise the
-     * version serving before, while everything that one names still serves, so a misspelt
-     * reference keeps the last good version serving as any other broken edit does.
+     * version that served before its unit changed (its fallback), while everything that one
+     * names serves, so a misspelt reference keeps the last good version serving as any other
+     * broken edit does.
      */
-    private decide(type: ContentType, name: string, before: ItemRecord | undefined) {
+    private decide(type: ContentType, name: string) {
         const key = `${type}/${name}`
         this.keptLastGood.delete(key)
         const candidate = this.decideCandidate(type, name)
         if (!candidate) return undefined
         const broken = this.brokenReferences(candidate)
         if (broken.length === 0) return candidate
-        for (const { target } of broken) this.brokenByTarget[target].add(candidate)
-        const keep =
-            before !== undefined &&
-            before !== candidate &&
-            this.brokenReferences(before).length === 0
-        if (keep) this.keptLastGood.set(key, before)
+        const fallback = unitKeysOf(type, name)
+            .map((unit) => this.fallbacks.get(unit))
+            .find((record) => record?.name === name && record !== candidate)
+        const fallbackBroken = fallback ? this.brokenReferences(fallback) : []
+        // Decided again when any type either names changes: the fallback may serve then, or stop.
+        for (const { target } of [...broken, ...fallbackBroken])
+            this.brokenByTarget[target].add(candidate)
+        const kept = fallbackBroken.length === 0 ? fallback : undefined
+        if (kept) this.keptLastGood.set(key, kept)
         // Worded as the content's own problems are (content-state.ts), whichever layer found them.
-        const consequence = keep
+        const consequence = kept
             ? ' (the last good version keeps serving)'
             : `; ${type} "${name}" is left out`
         this.referenceProblems.set(
@@ -183,7 +190,7 @@ export class Resolution {
                 severity: 'error',
             })),
         )
-        return keep ? before : undefined
+        return kept
     }
 
     /** The record that may serve under a name: the first one that is not a draft; the others are reported. */

@@ -68,6 +68,12 @@ export type LoadedContent = {
     version: number
     /** The units that changed since the state numbered `version - 1`, each of them set or gone from `units`. */
     changed: ReadonlySet<string>
+    /**
+     * For a unit whose record changed while an item of it served: that item, which keeps serving
+     * while the new record names items that do not serve (a misspelt skin). Part of the state, so
+     * a catalog built from scratch decides as one built change by change.
+     */
+    fallbacks?: ReadonlyMap<string, ItemRecord>
 }
 
 /** An entry of a type folder that may be an item, and whether it is a folder. */
