@@ -2,7 +2,10 @@
 export type ShelfOptions = {
     /** The content folder. */
     content: string
-    /** Protocol name: path prefix `/{name}/…` and header prefix `{Name}-…`. */
+    /**
+     * The protocol name links, prints and exports use: path prefix `/{name}/…` and header
+     * prefix `{Name}-…`. The server answers under `sonolus` and `service` as well (`protocolNames`).
+     */
     name: string
     /** The public address written into every item's `source`; when absent, the request's origin. */
     address?: string
@@ -86,6 +89,16 @@ export const multiplayerDefaults: Omit<MultiplayerOptions, 'url'> = {
     reservationMs: 5 * 60_000,
     lifetimeMs: 2 * 60 * 60_000,
 }
+
+/**
+ * The names the protocol answers under, the chosen one first: the app asks for `/sonolus/…`
+ * with `Sonolus-*` headers, the spec names it `service`, and both are always served so that
+ * either works from the first start; `--name` only picks the one links, prints and exports use.
+ */
+export const protocolNames = (chosen: string) => [
+    chosen,
+    ...['sonolus', 'service'].filter((name) => name !== chosen),
+]
 
 /** `service` → `Service`: header names are the protocol name, capitalized. */
 export const headerPrefix = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)

@@ -2,9 +2,10 @@ import { EventEmitter, once } from 'node:events'
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
+import { sessionSecretFile } from './auth/session-secret.js'
 import { ChartRevisions } from './boards/chart-revisions.js'
 import { PlayResults } from './boards/play-results.js'
 import { Catalog, type CommunitySources } from './catalog/catalog.js'
@@ -15,13 +16,15 @@ import {
     type ShelfOptions,
 } from './config.js'
 import { Containment } from './content/containment.js'
-import { ContentState } from './content/content-state.js'
+import { ContentState, unitOf } from './content/content-state.js'
 import { contentTypeInfos } from './content/item-types.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
+import { prepareStateFolder } from './content/state-folder.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
+import { isTrackedByGit } from './git/tracked-file.js'
 import { UserFiles } from './people/user-files.js'
 import { createApp } from './http/app.js'
 import { clientTimeoutOptions } from './http/client-timeouts.js'
@@ -57,6 +60,8 @@ export type RunningShelf = {
     events: EventEmitter<{ reload: [ReloadReport] }>
     /** What writes cut short by an earlier crash left in the folder, removed once watching (nothing on a read-only server). */
     leftovers: Promise<string[]>
+    /** What the owner should fix, said once at start-up. */
+    warnings: string[]
     /** The upstream --git-pull and --git-push follow, `origin/main`. */
     gitUpstream?: string
     /** Where upload keys, rooms and write rates live: `in process`, or the Redis address. */
@@ -107,6 +112,7 @@ const contentFolder = async (options: ShelfOptions) => {
 const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
+    await prepareStateFolder(stateFolder)
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
@@ -176,6 +182,21 @@ export const loadCatalog = async (options: ShelfOptions) => {
     )
 }
 
+/**
+ * A generated session secret that git tracks is public to whoever reads the repository, who can
+ * then sign a session as any player, an admin included.
+ */
+const startWarnings = async (options: ShelfOptions, stateFolder: string) => {
+    if (options.signIn?.sessionSecret !== undefined) return []
+    const file = sessionSecretFile(stateFolder)
+    if (!(await isTrackedByGit(file))) return []
+    const shown = relative(process.cwd(), file) || file
+    return [
+        `git tracks the session secret ${shown}: anyone who reads the repository can sign in as any player, an admin included. ` +
+            `Fix: git rm --cached ${shown}, commit, then delete the file (Shelf makes a new one at the next start; the old one stays in the history, so it must never be used again)`,
+    ]
+}
+
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
     options: ShelfOptions,
@@ -189,6 +210,11 @@ export const startShelf = async (
     const { content, state, processor, stateFolder, containment, community } =
         await openContent(options)
     let catalog = await nextCatalog(state, community, options)
+    // A unit that changes keeps what served under its name, for a new record with broken references.
+    state.servedItem = (key) => {
+        const { type, name } = unitOf(key)
+        return catalog.get(type, name)
+    }
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const live =
@@ -229,6 +255,7 @@ export const startShelf = async (
         await shared.close()
         throw error
     })
+    const warnings = await startWarnings(options, stateFolder)
     const multiplayer = options.multiplayer && {
         url: options.multiplayer.url,
         rooms: new RoomRegistry(shared, { ...multiplayerDefaults, ...options.multiplayer }),
@@ -272,6 +299,7 @@ export const startShelf = async (
         watching,
         events,
         leftovers,
+        warnings,
         gitUpstream: git?.upstream,
         sharedState: shared.description,
         close: async () => {

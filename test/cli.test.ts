@@ -180,21 +180,19 @@ test('without --address, items carry the address the request arrived on as their
     }
 })
 
-test('--name sonolus serves /sonolus/info with Sonolus-Version, and nothing under /service', async () => {
+test('serve answers /sonolus/ with Sonolus-Version and /service/ with Service-Version, and prints the link that opens the app', async () => {
     const { cli, url } = await serve([
         '--content',
         'content',
         '--port',
         '0',
-        '--name',
-        'sonolus',
         '--address',
         'https://shelf.example/levels-server',
     ])
     try {
         await cli.line(/^  web pages at http:\/\/127\.0\.0\.1:\d+\/ \(--no-web turns them off\)$/)
         await cli.line(
-            /^  open in the app: https:\/\/open\.sonolus\.com\/shelf\.example\/levels-server\/$/,
+            /^  open in the app: https:\/\/open\.sonolus\.com\/shelf\.example\/levels-server\/ \(or add https:\/\/shelf\.example\/levels-server as a server in the app\)$/,
         )
         assert.not.ok(
             cli.stdout.some((line) => line.includes('▄')),
@@ -204,7 +202,10 @@ test('--name sonolus serves /sonolus/info with Sonolus-Version, and nothing unde
         assert.is(status, 200)
         assert.ok(headers.get('sonolus-version'))
         assertShape('ServerInfo', body)
-        assert.is((await getJson(`${url}/service/info`)).status, 404)
+        const service = await getJson<ServerInfo>(`${url}/service/info`)
+        assert.is(service.status, 200)
+        assert.ok(service.headers.get('service-version'))
+        assert.not.ok(service.headers.get('sonolus-version'))
     } finally {
         await stop(cli)
     }

@@ -245,7 +245,7 @@ test('a repeated request gets the same headers and bytes; a request for another 
 
 // ---------------------------------------------------------------- protocol name
 
-test("name 'sonolus': paths under /sonolus, a Sonolus-Version header, nothing under /service", async () => {
+test("name 'sonolus': paths under /sonolus with a Sonolus-Version header; /service answers too, with its own", async () => {
     const info = await getJson<{ banner: { url: string } }>(`${sonolus.url}/sonolus/info`)
     assert.is(info.status, 200)
     assertShape('ServerInfo', info.body)
@@ -268,16 +268,17 @@ test("name 'sonolus': paths under /sonolus, a Sonolus-Version header, nothing un
     )
     assert.is(resource.header('sonolus-version'), version.sonolus)
 
-    for (const path of [
-        '/service/info',
-        '/service/levels/list',
-        `/service/repository/${srls[0]!.hash}`,
-    ]) {
-        const response = await rawRequest(sonolus.url, path)
-        assertJsonError({ ...response, body: response.json() }, 404, `${path} on a sonolus server`)
-        assert.is(response.header('sonolus-version'), version.sonolus)
-        assert.is(response.header('service-version'), undefined)
-    }
+    // The spec's name answers too (see both-prefixes.test.ts), under its own headers and links.
+    const service = await rawRequest(sonolus.url, '/service/info')
+    assert.is(service.status, 200)
+    assert.is(service.header('service-version'), version.sonolus)
+    assert.is(service.header('sonolus-version'), undefined)
+    assert.match(
+        service.json<{ banner: { url: string } }>().banner.url,
+        /^\/service\/repository\/[0-9a-f]{40}$/,
+    )
+    const other = await rawRequest(sonolus.url, '/other/info')
+    assertJsonError({ ...other, body: other.json() }, 404, '/other/info on a sonolus server')
 })
 
 // ---------------------------------------------------------------- source without an address

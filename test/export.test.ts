@@ -467,7 +467,7 @@ test('shelf export: refuses a folder inside the content or not an export, and co
     assert.is(allowed.code, 0, describeRun(allowed))
     assert.match(allowed.stdout, /exported .* written/)
     assert.not.ok(
-        (await readFile(join(out, 'public/service/levels/list/page-0.json'), 'utf8')).includes(
+        (await readFile(join(out, 'public/sonolus/levels/list/page-0.json'), 'utf8')).includes(
             'city-lights',
         ),
     )

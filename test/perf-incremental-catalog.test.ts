@@ -8,6 +8,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Catalog } from '../src/catalog/catalog.js'
+import { unitKeyOfPath, unitOf } from '../src/content/content-state.js'
 import { LayeredMap } from '../src/util/layered-map.js'
 import { runQuery } from '../src/catalog/search.js'
 import type { ContentType } from '../src/content/item-types.js'
@@ -161,17 +162,27 @@ const settings = { en: settingsIn('en'), ja: settingsIn('ja') }
 /** The content state's side: numbered snapshots, each saying which units changed since the one before. */
 const contentSeries = () => {
     let units = LayeredMap.of<string, ItemRecord | null>()
+    let fallbacks = LayeredMap.of<string, ItemRecord>()
     let version = 0
-    return (steps: Step[], locale: 'en' | 'ja' = 'en'): LoadedContent => {
+    /** `serving`: the catalog of now, whose item under a changed unit's name is kept as its fallback, as the content state keeps it. */
+    return (steps: Step[], locale: 'en' | 'ja' = 'en', serving?: Catalog): LoadedContent => {
         const changes = new Map<string, ItemRecord | null | undefined>()
-        for (const { key, record } of steps) changes.set(key, record)
+        const kept = new Map<string, ItemRecord | undefined>()
+        for (const { key, record } of steps) {
+            changes.set(key, record)
+            const { type, name } = unitOf(key)
+            const served = serving?.get(type, name)
+            kept.set(key, served && unitKeyOfPath(served.file) === key ? served : undefined)
+        }
         units = units.with(changes)
+        fallbacks = fallbacks.with(kept)
         return {
             settings: settings[locale],
             units,
             problems: [],
             version: ++version,
             changed: new Set(changes.keys()),
+            fallbacks,
         }
     }
 }
@@ -258,6 +269,7 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
             const content = next(
                 Array.from({ length: chance(0.8) ? 1 : 8 }, step),
                 chance(0.9) ? 'en' : 'ja',
+                catalog,
             )
             // Reading the catalog first builds its indexes, which the next one then carries on.
             view(catalog)

@@ -40,15 +40,15 @@ type Target = { url: string; root: string }
 /** Creates allowed to one player: low, so that two replicas counting alone would allow twice as many. */
 const createsPerPlayer = 3
 
-/** The nginx block of docs/replicas.md, which the README repeats for its replica deployment. */
+/** The nginx block of docs/replicas.md, which docs/deployments.md repeats for its replica deployment. */
 const documentedBlock = async () => {
     const read = (file: string) => readFile(new URL(`../${file}`, import.meta.url), 'utf8')
     const block = (text: string) => /```nginx\n(upstream shelf[\s\S]*?)```/.exec(text)?.[1]
     const documented = block(await read('docs/replicas.md'))
     assert.ok(documented, 'docs/replicas.md gives an nginx block with an upstream')
-    // In the README the block is part of a list item, two spaces in.
-    const inReadme = block((await read('README.md')).replace(/^ {2}/gm, ''))
-    assert.is(inReadme, documented, "the README's block is the same")
+    // In the deployments page the block is part of a list item, two spaces in.
+    const inDeployments = block((await read('docs/deployments.md')).replace(/^ {2}/gm, ''))
+    assert.is(inDeployments, documented, "docs/deployments.md's block is the same")
     return documented!
 }
 

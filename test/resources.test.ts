@@ -216,6 +216,7 @@ test('a Range request on a level bgm is a 206 with the right Content-Range and b
     for (const [range, start, end] of cases) {
         const response = await rawRequest(server.url, body.item.bgm.url, { headers: { range } })
         assert.is(response.status, 206, range)
+        assert.is(response.statusText, 'Partial Content', `${range}: the status line`)
         assert.is(response.header('content-range'), `bytes ${start}-${end}/${full.length}`, range)
         assert.ok(response.body.equals(full.subarray(start, end + 1)), `${range}: the bytes`)
         assert.is(response.header('content-type'), 'audio/mpeg')
@@ -224,6 +225,7 @@ test('a Range request on a level bgm is a 206 with the right Content-Range and b
         headers: { range: `bytes=${full.length + 10}-` },
     })
     assert.is(unsatisfiable.status, 416)
+    assert.is(unsatisfiable.statusText, 'Range Not Satisfiable')
 })
 
 test('a small resource is answered again from memory, a large one streams, a Range always goes to the file, one gone from disk is a 404', async () => {

@@ -324,7 +324,7 @@ test('what players write renders as text: <script>, "><img onerror> and javascri
         /<img src=x onerror=.*Eve/,
         "the player's name too",
     )
-    assert.is(await page.locator('.comment-body').first().textContent(), comment)
+    assert.is((await page.locator('.comment-body').first().textContent())?.trim(), comment)
     const description_ = (await page.locator('article .md').textContent())!
     assert.match(description_, /<script>window.__xss="description"<\/script>/)
     assert.match(description_, /"><img src=x onerror=/)

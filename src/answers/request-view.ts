@@ -69,7 +69,7 @@ const rendererFor = (catalog: Catalog, locale: string, source: string, repositor
         renderers = new Map()
         renderersPerCatalog.set(catalog, renderers)
     }
-    const key = `${locale}\n${source}`
+    const key = `${locale}\n${source}\n${repositoryPath}`
     let renderer = renderers.get(key)
     if (!renderer) {
         if (renderers.size >= maxRenderersPerCatalog)

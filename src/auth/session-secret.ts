@@ -9,6 +9,9 @@ export const sessionSecretVariable = 'SHELF_SESSION_SECRET'
 /** Shorter secrets could be guessed offline from one token. */
 const minimumLength = 32
 
+/** Where a generated secret is kept. */
+export const sessionSecretFile = (stateFolder: string) => join(stateFolder, '.session-secret')
+
 /**
  * The key of session and room tokens: the one given (flag or environment), or one generated on
  * the first start and kept in the state folder, so that sessions survive a restart.
@@ -24,7 +27,7 @@ export const sessionSecret = async (
             )
         return Buffer.from(given, 'utf8')
     }
-    const file = join(stateFolder, '.session-secret')
+    const file = sessionSecretFile(stateFolder)
     const kept = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined
         throw error

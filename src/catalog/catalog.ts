@@ -89,6 +89,7 @@ export class Catalog {
         const changes = resolution.update(
             content.units,
             carried ? content.changed : content.units.keys(),
+            content.fallbacks,
         )
         const base = carried && previous
         this.items = resolution.items
@@ -128,7 +129,7 @@ export class Catalog {
             this.settings.fallbackLocale,
         )
         this.problems = [
-            ...content.problems,
+            ...completeReferenceProblems(content.problems, resolution),
             ...resolution.problems(),
             ...this.handPickedProblems(resolution),
             ...this.boards.problems(),
@@ -309,6 +310,20 @@ export class Catalog {
         )
     }
 }
+
+/** The problems of the folder, with the references of records that failed validation checked. */
+const completeReferenceProblems = (problems: Problem[], resolution: Resolution) =>
+    problems.flatMap((problem) => {
+        const { reference, ...rest } = problem
+        if (!reference) return [problem]
+        if (resolution.items[reference.type].has(reference.name)) return []
+        return [
+            {
+                ...rest,
+                message: resolution.whyMissing(reference.type, reference.name) + rest.message,
+            },
+        ]
+    })
 
 /** Slots an index may waste beyond the items listed before it is built again. */
 const indexSlack = 1024

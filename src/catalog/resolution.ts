@@ -68,11 +68,17 @@ export class Resolution {
 
     /** Every unit's record as of the last update. */
     private units: ReadonlyMap<string, ItemRecord | null> = new Map()
+    private fallbacks: ReadonlyMap<string, ItemRecord> = new Map()
     /** The one record per name that may serve, before its references are checked. */
     private readonly candidates = byType(() => new Map<string, ItemRecord>())
     private readonly drafts = byType(() => new Set<string>())
     /** Candidates left out for a reference to each type: their reason may change with that type. */
     private readonly brokenByTarget = byType(() => new Set<ItemRecord>())
+    /**
+     * Items serving their last good version because the new one names something that does not
+     * serve, by `type/name`: what the old version names is checked again when that changes too.
+     */
+    private readonly keptLastGood = new Map<string, ItemRecord>()
     /** The items whose leaderboards name each replay, checked again when it comes or goes. */
     private readonly holdersByReplay = new Map<string, Set<ItemRecord>>()
     // Problems by `type/name`, so each is dropped when what it is about is decided again.
@@ -86,6 +92,7 @@ export class Resolution {
     update(
         units: LoadedContent['units'],
         changed: Iterable<string>,
+        fallbacks: LoadedContent['fallbacks'] = new Map(),
     ): Record<ContentType, ItemChange[]> {
         const dirty = byType(() => new Set<string>())
         for (const key of changed) {
@@ -96,6 +103,7 @@ export class Resolution {
                 if (record) dirty[type].add(record.name)
         }
         this.units = units
+        this.fallbacks = fallbacks
         this.items = { ...this.items }
         const changes = byType<ItemChange[]>(() => [])
         for (const type of resolutionOrder) {
@@ -104,8 +112,7 @@ export class Resolution {
             const stopped = new Set<string>()
             for (const name of dirty[type]) {
                 const before = this.items[type].get(name)
-                const candidate = this.decideCandidate(type, name)
-                const after = candidate && this.referencesServe(candidate) ? candidate : undefined
+                const after = this.decide(type, name)
                 if (before === after) continue
                 decided.set(name, after)
                 changes[type].push({ before, after })
@@ -132,11 +139,12 @@ export class Resolution {
             return `${what} has problems of its own (see above)`
         if (this.drafts[target].has(name))
             return `${what} is a draft (serve with --drafts to preview it)`
-        const suggestion = this.closestName(target, name)
-        const hint =
-            suggestion && suggestion.distance <= Math.max(2, name.length / 3)
-                ? ` (did you mean "${suggestion.name}"?)`
-                : ''
+        const closest = this.closestName(target, name)
+        const hint = !closest
+            ? ''
+            : closest.distance <= Math.max(2, name.length / 3)
+              ? ` (did you mean "${closest.name}"?)`
+              : ` (the closest name there is "${closest.name}")`
         return `${what} does not exist in ${contentTypeInfos[target].plural}/${hint}`
     }
 
@@ -153,6 +161,44 @@ export class Resolution {
                 closest = { name: candidate, distance: apart }
         }
         return closest
+    }
+
+    /**
+     * What serves under a name: the candidate when everything it names serves; otherwise the
+     * version that served before its unit changed (its fallback), while everything that one
+     * names serves, so a misspelt reference keeps the last good version serving as any other
+     * broken edit does.
+     */
+    private decide(type: ContentType, name: string) {
+        const key = `${type}/${name}`
+        this.keptLastGood.delete(key)
+        const candidate = this.decideCandidate(type, name)
+        if (!candidate) return undefined
+        const broken = this.brokenReferences(candidate)
+        if (broken.length === 0) return candidate
+        const fallback = unitKeysOf(type, name)
+            .map((unit) => this.fallbacks.get(unit))
+            .find((record) => record?.name === name && record !== candidate)
+        const fallbackBroken = fallback ? this.brokenReferences(fallback) : []
+        // Decided again when any type either names changes: the fallback may serve then, or stop.
+        for (const { target } of [...broken, ...fallbackBroken])
+            this.brokenByTarget[target].add(candidate)
+        const kept = fallbackBroken.length === 0 ? fallback : undefined
+        if (kept) this.keptLastGood.set(key, kept)
+        // Worded as the content's own problems are (content-state.ts), whichever layer found them.
+        const consequence = kept
+            ? ' (the last good version keeps serving)'
+            : `; ${type} "${name}" is left out`
+        this.referenceProblems.set(
+            key,
+            broken.map(({ field, target, name: missing }) => ({
+                file: candidate.file,
+                ...candidate.locateReference(field),
+                message: `${this.whyMissing(target, missing)}${consequence}`,
+                severity: 'error',
+            })),
+        )
+        return kept
     }
 
     /** The record that may serve under a name: the first one that is not a draft; the others are reported. */
@@ -185,25 +231,17 @@ export class Resolution {
         return candidate
     }
 
-    /** Whether every reference of a candidate names an item that serves; reports those that do not. */
-    private referencesServe(record: ItemRecord) {
-        const problems: Problem[] = []
+    /** The references of a record that name no serving item. */
+    private brokenReferences(record: ItemRecord) {
+        const broken: { field: string; target: ContentType; name: string }[] = []
         for (const { field, target } of contentTypeInfos[record.type].references) {
             const value = record.fields.references[field]
             if (value === null || value === undefined) continue
             for (const name of Array.isArray(value) ? value : [value]) {
-                if (this.items[target].has(name)) continue
-                this.brokenByTarget[target].add(record)
-                problems.push({
-                    file: record.file,
-                    ...record.locateReference(field),
-                    message: `${this.whyMissing(target, name)}; ${record.type} "${record.name}" is left out`,
-                    severity: 'error',
-                })
+                if (!this.items[target].has(name)) broken.push({ field, target, name })
             }
         }
-        if (problems.length) this.referenceProblems.set(keyOf(record), problems)
-        return problems.length === 0
+        return broken
     }
 
     /**
@@ -221,6 +259,9 @@ export class Resolution {
         for (const { type: referrer, field } of referrers.get(type)!) {
             for (const record of this.candidates[referrer].values())
                 if (namesAny(record.fields.references[field], stopped))
+                    dirty[referrer].add(record.name)
+            for (const record of this.keptLastGood.values())
+                if (record.type === referrer && namesAny(record.fields.references[field], stopped))
                     dirty[referrer].add(record.name)
         }
     }

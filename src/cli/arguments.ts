@@ -6,6 +6,7 @@ import type { ListenOptions } from '../server.js'
 export const helpText = `Shelf: a content server for the Sonolus app, driven by a folder of files.
 
 Usage:
+  shelf init [DIR]                 make a content folder of your own (default ./content)
   shelf serve [flags]              serve a content folder, following its changes
   shelf check [DIR] [--format F]   check a content folder (default ./content); exit 1 on any problem
   shelf export OUT --address URL   write the read side of the protocol as files for a static host
@@ -19,8 +20,10 @@ Flags of serve:
   --address URL     the server's public address, e.g. https://example.com/shelf; it is
                     written into every item's "source" (default: the address each request
                     arrives on, which suits a local preview)
-  --name NAME       protocol name: the path prefix /NAME/... and header prefix Name-...
-                    (default: service; the real app needs --name sonolus)
+  --name NAME       the protocol name links and prints use: path prefix /NAME/... and
+                    header prefix Name-... (default: sonolus, which the app opens); the
+                    protocol answers under /sonolus/ and /service/ as well, each with its
+                    own headers
   --drafts          also serve items marked "draft: true"
   --cache DIR       where processed resources are kept (default: CONTENT/.shelf)
   --no-watch        do not follow changes of the folder (they show after a restart)
@@ -86,10 +89,10 @@ Flags of check:
   --format F        text (default) or json
   --drafts          also check items marked "draft: true" as served ones
 
-Flags of export (OUT gets public/, the site's root, and nginx.conf; see the README):
+Flags of export (OUT gets public/, the site's root, and nginx.conf; see docs/export.md):
   --address URL     the address the copy is served at (required); every item's "source"
   --content DIR     the content folder (default: ./content)
-  --name NAME       protocol name, as for serve (default: service)
+  --name NAME       the protocol name the copy answers under (default: sonolus)
   --drafts          also export items marked "draft: true"
   --locale L        the one language exported (default: the content's fallbackLocale)
   --allow-problems  export even when the content has errors (their items are left out)
@@ -109,7 +112,7 @@ export const parseServeArguments = (args: string[], env: NodeJS.ProcessEnv): Ser
             port: { type: 'string' },
             host: { type: 'string' },
             address: { type: 'string' },
-            name: { type: 'string', default: 'service' },
+            name: { type: 'string', default: 'sonolus' },
             drafts: { type: 'boolean', default: false },
             cache: { type: 'string' },
             watch: { type: 'boolean', default: true },
@@ -282,6 +285,15 @@ const parseDuration = (flag: string, raw: string | undefined, fallback: number) 
     return ms
 }
 
+export type InitArguments = { folder: string }
+
+export const parseInitArguments = (args: string[]): InitArguments => {
+    const { positionals } = parseCommandArguments(args, { allowPositionals: true, options: {} })
+    if (positionals.length > 1)
+        throw new UsageError(`init takes one folder, got ${positionals.length}`)
+    return { folder: positionals[0] ?? './content' }
+}
+
 export type CheckArguments = { folder: string; format: 'text' | 'json'; drafts: boolean }
 
 /** A command's flags (and folders, where it takes any), parseArgs' complaints turned into usage errors. */
@@ -328,7 +340,7 @@ export const parseExportArguments = (args: string[]): ExportArguments => {
         options: {
             address: { type: 'string' },
             content: { type: 'string', default: './content' },
-            name: { type: 'string', default: 'service' },
+            name: { type: 'string', default: 'sonolus' },
             drafts: { type: 'boolean', default: false },
             locale: { type: 'string' },
             'allow-problems': { type: 'boolean', default: false },

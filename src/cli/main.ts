@@ -4,11 +4,13 @@ import {
     helpText,
     parseCheckArguments,
     parseExportArguments,
+    parseInitArguments,
     parseServeArguments,
     UsageError,
 } from './arguments.js'
 import { check } from './check.js'
 import { exportCommand } from './export.js'
+import { init } from './init.js'
 import { serve } from './serve.js'
 
 /**
@@ -35,6 +37,7 @@ const main = async (args: string[]) => {
         console.log(helpText)
         return
     }
+    if (command === 'init') return init(parseInitArguments(rest))
     if (command === 'serve') return serve(parseServeArguments(rest, process.env))
     if (command === 'check') return check(parseCheckArguments(rest))
     if (command === 'export') return exportCommand(parseExportArguments(rest))

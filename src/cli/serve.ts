@@ -1,11 +1,12 @@
-import { resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { isWildcard, lanAddresses } from '../auth/addresses.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { formatProblem } from '../content/problems.js'
 import { startShelf, type RunningShelf } from '../server.js'
 import { openInSonolusUrl, qrTerminal } from '../web/share.js'
 import type { ServeArguments } from './arguments.js'
-import type { ShelfOptions } from '../config.js'
+import { protocolNames, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
 
 export const serve = async ({ options, listen }: ServeArguments) => {
@@ -43,6 +44,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         )
         for (const problem of catalog.problems) console.log(`    ${formatProblem(problem)}`)
     }
+    for (const warning of shelf.warnings) console.log(`  warning: ${warning}`)
     console.log(`listening on ${shelf.url}`)
     if (isWildcard(listen.host)) {
         for (const address of lanAddresses())
@@ -108,13 +110,31 @@ export const serve = async ({ options, listen }: ServeArguments) => {
         let shown = new Set(catalog.problems.map(formatProblem))
         shelf.events.on('reload', ({ paths, ms, problems }) => {
             const now = new Set(problems.map(formatProblem))
-            const changed = paths.length === 1 ? paths[0] : `${paths.length} files`
-            console.log(`reloaded ${changed} in ${Math.round(ms)} ms`)
+            console.log(
+                `reloaded ${describeChange(options.content, paths)} in ${Math.round(ms)} ms`,
+            )
             for (const line of now) if (!shown.has(line)) console.log(`    ${line}`)
             for (const line of shown) if (!now.has(line)) console.log(`    fixed: ${line}`)
             shown = now
         })
     }
+}
+
+/**
+ * What a reload was about, as the owner counts it: the files there now, since a save passes
+ * editors' temporary files and folders by too; else (a deletion) what went.
+ */
+const describeChange = (content: string, paths: readonly string[]) => {
+    const files = paths.filter((path) =>
+        statSync(join(content, path), { throwIfNoEntry: false })?.isFile(),
+    )
+    if (files.length === 1) return files[0]
+    if (files.length) return `${files.length} files`
+    // A removed folder comes with everything that was in it.
+    const [top] = [...paths].sort((a, b) => a.length - b.length)
+    return paths.every((path) => path === top || path.startsWith(`${top}/`))
+        ? `${top} (removed)`
+        : `${paths.length} removed paths`
 }
 
 /**
@@ -130,10 +150,10 @@ const printWebAndAppLinks = async (
         console.log(`  the web client in ${resolve(options.webClient)} at ${shelf.url}/`)
     else if (options.web !== false)
         console.log(`  web pages at ${shelf.url}/ (--no-web turns them off)`)
-    if (options.name !== 'sonolus') {
-        console.log('  (the Sonolus app itself expects --name sonolus)')
-        return
-    }
+    const [, ...others] = protocolNames(options.name)
+    console.log(
+        `  the protocol at ${shelf.url}/${options.name}/ (and ${others.map((name) => `/${name}/`).join(', ')}, each with its own headers)`,
+    )
     const phone =
         options.address ??
         (isWildcard(listen.host)
@@ -141,7 +161,7 @@ const printWebAndAppLinks = async (
             : undefined) ??
         shelf.url
     const link = openInSonolusUrl(phone, '/')
-    console.log(`  open in the app: ${link}`)
+    console.log(`  open in the app: ${link} (or add ${phone} as a server in the app)`)
     if (process.stdout.isTTY) console.log((await qrTerminal(link)).replace(/^/gm, '  '))
 }
 

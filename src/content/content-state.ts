@@ -24,6 +24,8 @@ type Unit = {
     record?: ItemRecord
     /** The last record that loaded, kept serving while the entry on disk is broken. */
     lastGood?: ItemRecord
+    /** What served under the unit's name when it last changed (see LoadedContent.fallbacks). */
+    fallback?: ItemRecord
     /** While the record serves: its comments and leaderboards file by file, which a change of a few of them patches. */
     parts?: ItemParts
     /** The problems of the entry but for those of its parts' files. */
@@ -106,6 +108,9 @@ export class ContentState {
     private readonly unitProblems = new Map<string, Problem[]>()
     /** What each unit served in the last snapshot; the next one is made from it and `changed`. */
     private served = LayeredMap.of<string, ItemRecord | null>()
+    private fallbacks = LayeredMap.of<string, ItemRecord>()
+    /** What the catalog serves under a unit's name now; told by whoever builds the catalogs. */
+    servedItem: (key: string) => ItemRecord | undefined = () => undefined
     private changed = new Set<string>()
     private version = 0
 
@@ -132,17 +137,20 @@ export class ContentState {
     /** The folder as it is now; costs as much as what changed since the last snapshot. */
     snapshot(): LoadedContent {
         const changes = new Map<string, ItemRecord | null | undefined>()
+        const fallbacks = new Map<string, ItemRecord | undefined>()
         for (const key of this.changed) {
             const unit = this.units.get(key)
             changes.set(key, unit ? (unit.record ?? unit.lastGood ?? null) : undefined)
+            fallbacks.set(key, unit?.fallback)
         }
         this.served = this.served.with(changes)
+        this.fallbacks = this.fallbacks.with(fallbacks)
         const problems = [...(this.settings?.problems ?? [])]
         for (const { problems: defaultsProblems } of this.defaults.values()) problems.push(...defaultsProblems)
         for (const unitProblems of this.unitProblems.values()) problems.push(...unitProblems)
         const changed = this.changed
         this.changed = new Set()
-        return { settings: this.settings!.value, units: this.served, problems, version: ++this.version, changed }
+        return { settings: this.settings!.value, units: this.served, problems, version: ++this.version, changed, fallbacks: this.fallbacks }
     }
 
     /** Broken settings keep the last good ones serving, as a broken item does; at the first load there are none, and a neutral title serves. */
@@ -195,10 +203,12 @@ export class ContentState {
         const lastGood = record ?? previous?.record ?? previous?.lastGood
         const own = record || !lastGood ? (ownProblems ?? []) : loader.problems.map((problem) => keepsServing(problem))
         const problems = loaded?.parts ? [...own, ...loaded.parts.comments.problems(), ...loaded.parts.leaderboards.problems()] : own
+        const served = this.servedItem(key)
         this.units.set(key, {
             type,
             record,
             lastGood: record ? undefined : lastGood,
+            fallback: served && unitKeyOfPath(served.file) === key ? served : undefined,
             parts: loaded?.parts,
             ownProblems: own.length ? own : undefined,
         })

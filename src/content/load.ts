@@ -101,6 +101,12 @@ export type LoadedContent = {
     version: number
     /** The units that changed since the state numbered `version - 1`, each of them set or gone from `units`. */
     changed: ReadonlySet<string>
+    /**
+     * For a unit whose record changed while an item of it served: that item, which keeps serving
+     * while the new record names items that do not serve (a misspelt skin). Part of the state, so
+     * a catalog built from scratch decides as one built change by change.
+     */
+    fallbacks?: ReadonlyMap<string, ItemRecord>
 }
 
 /** An entry of a type folder that may be an item, and whether it is a folder. */
@@ -221,10 +227,12 @@ export class FolderLoader {
             this.problems.push({ file: folder, message: `more than one record file (${recordFiles.join(', ')}): keep one`, severity: 'error' })
             return undefined
         }
-        const item = await this.loadItem(type, name, `${folder}/${recordFiles[0]}`, defaults)
-        if (!item) return undefined
-        item.resources = await this.findResources(type, folder, names)
-        if (!this.hasAllResources(type, folder, item)) return undefined
+        const file = `${folder}/${recordFiles[0]}`
+        const item = await this.loadItem(type, name, file, defaults)
+        // Looked for even when the record is broken, so that one run reports every mistake.
+        const resources = await this.findResources(type, folder, names)
+        if (!this.hasAllResources(type, folder, file, resources) || !item) return undefined
+        item.resources = resources
         const present = partFolders.filter((part) => listing.folders.includes(part))
         // Parts are kept only where there are some: a hundred thousand levels without comments would keep 200,000 empty ones.
         if (!kept && present.length === 0) return { record: item }
@@ -284,10 +292,19 @@ export class FolderLoader {
             this.problems.push({ file, message: nameProblem(name, 'item'), severity: 'error' })
             return undefined
         }
-        const record = this.readRecord(file, type, false, defaults)
+        const record = this.readRecord(file, type, false, defaults, (data, parsed) => this.reportReferences(type, file, data, parsed))
         if (!record) return undefined
         const locateReference = referenceLocator(type, this.root, file, record.parsed)
         return { type, name, file, fields: normalizeFields(type, record.data), locateReference, resources: {}, comments: [], leaderboards: [] }
+    }
+
+    /** The names a record that failed validation gives in its reference fields, for the catalog to check too. */
+    private reportReferences(type: ContentType, file: string, data: Record<string, unknown>, parsed: ParsedFile) {
+        for (const { field, target } of contentTypeInfos[type].references) {
+            for (const name of namesIn(data[field])) {
+                this.problems.push({ ...locateField(file, parsed, field), message: '', severity: 'error', reference: { type: target, name } })
+            }
+        }
     }
 
     private async findResources(type: ContentType, folder: string, names: Set<string>) {
@@ -299,11 +316,11 @@ export class FolderLoader {
         return resources
     }
 
-    private hasAllResources(type: ContentType, folder: string, item: ItemRecord) {
-        const missing = contentTypeInfos[type].resources.filter(({ role, optional }) => !optional && !item.resources[role])
+    private hasAllResources(type: ContentType, folder: string, file: string, resources: Record<string, Resource>) {
+        const missing = contentTypeInfos[type].resources.filter(({ role, optional }) => !optional && !resources[role])
         for (const { role, kind } of missing) {
             this.problems.push({
-                file: item.file,
+                file,
                 field: role,
                 message: `missing resource "${role}": add ${candidateFiles(role, kind).slice(2).join(', ')} (or ${role}.srl) to ${folder}`,
                 severity: 'error',
@@ -367,6 +384,7 @@ export class FolderLoader {
         schema: SchemaName | undefined,
         isDefaults = false,
         defaults: Record<string, unknown> = {},
+        onInvalid?: (data: Record<string, unknown>, parsed: ParsedFile) => void,
     ): { data: Record<string, unknown>; parsed: ParsedFile } | undefined {
         let parsed: ParsedFile
         try {
@@ -392,6 +410,7 @@ export class FolderLoader {
         const issues = isDefaults ? this.tools.validator.validateDefaults(schema, data) : this.tools.validator.validate(schema, data)
         if (issues.length) {
             this.problems.push(...issues.map((issue) => this.issueProblem(file, parsed, issue)))
+            onInvalid?.(data, parsed)
             return undefined
         }
         return { data, parsed }
@@ -480,6 +499,14 @@ const positionLookup = (positions: Map<string, ProblemPosition>) => (field: stri
 /** Editor leftovers (vim, Emacs, JetBrains' safe writes…) and hidden files are never content. */
 export const isIgnored = (name: string) =>
     name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name) || /___jb_(tmp|old)___$/.test(name)
+
+/** The names a reference field gives, whatever else is wrong with it: one, a list, or a `{ item }`. */
+const namesIn = (value: unknown): string[] => {
+    if (typeof value === 'string') return [value]
+    if (Array.isArray(value)) return value.filter((name): name is string => typeof name === 'string')
+    if (isPlainObject(value) && typeof value.item === 'string' && value.useDefault !== true) return [value.item]
+    return []
+}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 

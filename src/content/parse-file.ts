@@ -1,6 +1,7 @@
 import matter from 'gray-matter'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml'
 import { ContentError } from './problems.js'
+import { explainYamlError } from './yaml-errors.js'
 
 /** A parsed record file, able to say where a value came from so that problems can name a line. */
 export type ParsedFile = {
@@ -45,11 +46,9 @@ const parseYaml = (text: string, lineOffset: number): ParsedFile => {
     const lineCounter = new LineCounter()
     // yaml's own unique-key check compares every key with every other (25,000 keys took 12 s).
     const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false })
-    const [error] = document.errors
-    if (error) {
-        const [start] = error.pos
-        const { line, col } = lineCounter.linePos(start)
-        throw new ContentError(`invalid YAML: ${firstLine(error.message)}`, { line: line + lineOffset, column: col })
+    if (document.errors.length) {
+        const { message, line, column } = explainYamlError(document.errors, text, lineCounter)
+        throw new ContentError(`invalid YAML: ${message}`, { line: line + lineOffset, column })
     }
     const duplicate = firstDuplicateKey(document)
     if (duplicate) {
@@ -96,8 +95,6 @@ const requireShallow = (data: unknown) => {
         for (const child of Object.values(value)) pending.push([child, depth + 1])
     }
 }
-
-const firstLine = (message: string) => message.split('\n')[0] ?? message
 
 /**
  * The deepest node along `path` that exists: a missing key points at its parent object. A key

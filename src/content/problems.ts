@@ -1,3 +1,5 @@
+import type { ContentType } from './item-types.js'
+
 /**
  * A problem found in the content folder. Problems never stop the server: the file (or the item,
  * comment or leaderboard it belongs to) is left out and the problem is reported, so the owner
@@ -13,6 +15,12 @@ export type Problem = {
     message: string
     /** `error` leaves the thing out; `warning` only informs. */
     severity: 'error' | 'warning'
+    /**
+     * A name in a reference field of a record that failed validation, so that one run reports
+     * every mistake of the file: the catalog drops the problem when the name serves and
+     * otherwise puts why it does not before the message (which holds only what follows).
+     */
+    reference?: { type: ContentType; name: string }
 }
 
 export const formatProblem = (problem: Problem): string => {

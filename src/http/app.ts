@@ -3,7 +3,7 @@ import { version } from '@sonolus/core'
 import Koa, { type Context, type Next } from 'koa'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Catalog } from '../catalog/catalog.js'
-import { protocolHeaders, type ShelfOptions } from '../config.js'
+import { protocolHeaders, protocolNames, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
 import { emptyNotFoundForBrowsers } from './browser-not-found.js'
@@ -19,7 +19,8 @@ import { webClient } from '../web/web-client.js'
 import { sessionUser } from './session.js'
 
 /**
- * The HTTP side: the routes of route-table.ts, under `/{name}` for the protocol, reading whichever
+ * The HTTP side: the routes of route-table.ts, under every protocol name (`/sonolus`, `/service`
+ * and a chosen one) for the protocol, reading whichever
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
@@ -35,51 +36,66 @@ export const createApp = (
     app.on('error', (error: unknown, ctx?: Context) =>
         reportError(error, ctx && `${ctx.method} ${ctx.url}`),
     )
-    const headers = protocolHeaders(options.name)
-    const prepared = new PreparedAnswers(getCatalog, headers.session.toLowerCase())
+    const names = protocolNames(options.name)
+    const prepared = new PreparedAnswers(
+        getCatalog,
+        names.map((name) => protocolHeaders(name).session.toLowerCase()),
+    )
     // `shelf export` asks for each answer once: keeping (and compressing) them would be work for nothing.
     const keep = options.keepAnswers !== false
     if (keep) app.use(prepared.keep)
     app.use(drainUnreadBody)
-    app.use(emptyNotFoundForBrowsers(`/${options.name}`))
+    app.use(emptyNotFoundForBrowsers(names.map((name) => `/${name}`)))
     app.use(errorsAsJson)
-    app.use(versionHeader(headers.version))
+    app.use(versionHeader(names))
     // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
     app.use(encodeAnswers)
     if (git?.catchUp && auth.signInEnabled)
-        app.use(readYourWrites(auth.sessions, headers.session, git.catchUp))
+        app.use(
+            readYourWrites(
+                auth.sessions,
+                names.map((name) => protocolHeaders(name).session),
+                git.catchUp,
+            ),
+        )
 
+    const services = { getCatalog, auth, multiplayer, live, containment, git }
+    for (const name of names) {
+        // Each name is the whole protocol with its own headers, and its answers link under it.
+        const headers = protocolHeaders(name)
+        const protocol = { ...options, name }
+        const routes = routeTable({
+            ...services,
+            options: protocol,
+            headers,
+            writes: writes && { ...writes, uploadKeyHeader: headers.uploadKey },
+        })
+        // Routes that never look at the session: sign-in itself, and resources (see route-table.ts).
+        const sessionless = new Router<ShelfState>({ prefix: `/${name}` })
+        sessionless.use(requestState(getCatalog, protocol))
+        register(sessionless, routes.sessionless)
+
+        const router = new Router<ShelfState>({ prefix: `/${name}` })
+        router.use(requestState(getCatalog, protocol))
+        if (auth.signInEnabled) router.use(sessionUser(auth.sessions, headers.session))
+        if (keep) router.use(cachedResponses)
+        register(router, routes.protocol)
+        app.use(sessionless.routes())
+        app.use(router.routes())
+    }
     const routes = routeTable({
-        getCatalog,
+        ...services,
         options,
-        headers,
-        auth,
-        multiplayer,
+        headers: protocolHeaders(options.name),
         writes,
-        live,
-        containment,
-        git,
     })
-    // Routes that never look at the session: sign-in itself, and resources (see route-table.ts).
-    const sessionless = new Router<ShelfState>({ prefix: `/${options.name}` })
-    sessionless.use(requestState(getCatalog, options))
-    register(sessionless, routes.sessionless)
-
-    const router = new Router<ShelfState>({ prefix: `/${options.name}` })
-    router.use(requestState(getCatalog, options))
-    if (auth.signInEnabled) router.use(sessionUser(auth.sessions, headers.session))
-    if (keep) router.use(cachedResponses)
-    register(router, routes.protocol)
-    app.use(sessionless.routes())
-    app.use(router.routes())
     app.use(register(new Router(), routes.development).routes())
     if (options.webClient)
         app.use(
             webClient(
                 options.webClient,
                 (path) =>
-                    path === `/${options.name}` ||
-                    path.startsWith(`/${options.name}/`) ||
+                    names.some((name) => path === `/${name}` || path.startsWith(`/${name}/`)) ||
                     path.startsWith('/_shelf/'),
             ),
         )
@@ -97,9 +113,14 @@ const register = <StateT extends object>(router: Router<StateT>, routes: Route<S
     return router
 }
 
-const versionHeader = (header: string) => async (ctx: Context, next: Next) => {
-    ctx.set(header, version.sonolus)
-    await next()
+/** The version under the header names of the protocol name a path is under; the chosen name's elsewhere (pages). */
+const versionHeader = (names: string[]) => {
+    const [chosen] = names as [string]
+    return async (ctx: Context, next: Next) => {
+        const name = names.find((candidate) => ctx.path.startsWith(`/${candidate}/`)) ?? chosen
+        ctx.set(protocolHeaders(name).version, version.sonolus)
+        await next()
+    }
 }
 
 const errorsAsJson = async (ctx: Context, next: Next) => {

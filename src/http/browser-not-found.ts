@@ -10,13 +10,19 @@ import type { Context, Next } from 'koa'
  * and local origins; elsewhere (plain http on a LAN address) by the `Referer` a page's fetch
  * carries and the app never sends. (Node's own fetch sends only `Sec-Fetch-Mode`, so it is no browser.)
  */
-export const emptyNotFoundForBrowsers = (prefix: string) => async (ctx: Context, next: Next) => {
-    await next()
-    if (ctx.status !== 404 || !ctx.path.startsWith(`${prefix}/`) || !isBrowserFetch(ctx)) return
-    ctx.body = ''
-    ctx.remove('Content-Type')
-    ctx.vary('Sec-Fetch-Dest')
-}
+export const emptyNotFoundForBrowsers =
+    (prefixes: string[]) => async (ctx: Context, next: Next) => {
+        await next()
+        if (
+            ctx.status !== 404 ||
+            !prefixes.some((prefix) => ctx.path.startsWith(`${prefix}/`)) ||
+            !isBrowserFetch(ctx)
+        )
+            return
+        ctx.body = ''
+        ctx.remove('Content-Type')
+        ctx.vary('Sec-Fetch-Dest')
+    }
 
 const isBrowserFetch = (ctx: Context) => {
     const destination = ctx.get('Sec-Fetch-Dest')

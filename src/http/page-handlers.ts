@@ -54,7 +54,7 @@ export const pageHandlers = ({ getCatalog, options, live }: PageServices) => {
             page,
             source,
             basePath,
-            protocolName: options.name,
+            appOpens: !options.staticExport || options.name === 'sonolus',
             live: live && {
                 events: `${basePath}${livePaths.events}`,
                 problems: `${basePath}${livePaths.problems}`,

@@ -35,7 +35,8 @@ export class PreparedAnswers {
 
     constructor(
         private readonly currentCatalog: () => Catalog,
-        private readonly sessionHeader: string,
+        /** The session headers of every protocol name, lower-case. */
+        private readonly sessionHeaders: string[],
     ) {}
 
     /** Writes the kept answer to a request asked before, and says whether it did. */
@@ -90,7 +91,7 @@ export class PreparedAnswers {
         // A Range request (audio seeking) is for `send` to answer from the file.
         if (
             req.method !== 'GET' ||
-            req.headers[this.sessionHeader] !== undefined ||
+            this.sessionHeaders.some((header) => req.headers[header] !== undefined) ||
             req.headers.range !== undefined
         )
             return undefined

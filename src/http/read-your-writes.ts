@@ -7,9 +7,10 @@ import type { Sessions } from '../auth/sessions.js'
  * left to the session check, which refuses it.
  */
 export const readYourWrites =
-    (sessions: Sessions, header: string, catchUp: (userId: string) => Promise<void>) =>
+    (sessions: Sessions, headers: readonly string[], catchUp: (userId: string) => Promise<void>) =>
     async (ctx: Context, next: Next) => {
-        const session = ctx.get(header)
+        // The session comes under whichever protocol name the client speaks.
+        const session = headers.map((header) => ctx.get(header)).find(Boolean)
         const userId = session ? userOf(sessions, session) : undefined
         if (userId) await catchUp(userId)
         await next()

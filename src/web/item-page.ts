@@ -19,7 +19,7 @@ import {
 } from './page-frame.js'
 import { shareBlock } from './share-block.js'
 import { renderTemplate } from './templates.js'
-import { format, readableText, typeTitle } from './ui-text.js'
+import { format, readableText, typeName, typeTitle } from './ui-text.js'
 
 /** How many comments and records an item's page shows before its "all" link. */
 const topCount = 3
@@ -121,7 +121,7 @@ const referencesOf = (request: PageRequest, item: CatalogItem) =>
             title:
                 shape === 'many'
                     ? typeTitle(target, request.page.locale)
-                    : readableText(`#${target.toUpperCase()}`),
+                    : typeName(target, request.page.locale),
             many: shape === 'many',
             items: targets.map((referenced) =>
                 referenced ? itemCard(request, referenced) : undefined,

@@ -15,8 +15,11 @@ export type PageRequest = {
     source: string
     /** The path of the pages below the host: --address's path, else nothing. */
     basePath: string
-    /** The protocol name, for the open-in-app links (which need `sonolus`). */
-    protocolName: string
+    /**
+     * Whether the app can open this server from the pages' links: a live server always answers
+     * under `sonolus`; a static copy only under the one name it was exported with.
+     */
+    appOpens: boolean
     /** The live-update endpoint while the folder is watched, and the problems count for the banner. */
     live?: { events: string; problems: string }
     /** The address a phone opens this server at (for the QR codes). */

@@ -7,6 +7,8 @@ export const problemsPage = (request: PageRequest, path: string, allowed: boolea
     const { t, catalog } = request
     return renderTemplate('problems', {
         ...layoutData(request, path, {}),
+        // The banner leads here: on this page it would link to itself.
+        problemsBanner: undefined,
         frame: {
             lang: request.page.locale,
             title: t.problems,

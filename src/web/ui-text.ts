@@ -13,8 +13,8 @@ const english = {
     page: 'Page {0} of {1}',
     rating: 'Rating {0}',
     openInSonolus: 'Open in Sonolus',
-    scanToOpen: 'Scan with your phone to open it in Sonolus',
-    needsSonolusName: 'The Sonolus app opens this server only when it runs with --name sonolus.',
+    scanToOpen: 'On a computer, scan the code with your phone; on the phone, tap the button.',
+    needsSonolusName: 'The Sonolus app opens only a copy exported with --name sonolus.',
     description: 'Description',
     tags: 'Tags',
     uses: 'Uses',
@@ -63,8 +63,9 @@ const japanese: UiText = {
     page: '{0} / {1} ページ',
     rating: '難易度 {0}',
     openInSonolus: 'Sonolus で開く',
-    scanToOpen: 'スマートフォンで読み取ると Sonolus で開きます',
-    needsSonolusName: 'Sonolus アプリでこのサーバーを開くには --name sonolus で起動してください。',
+    scanToOpen:
+        'パソコンではスマートフォンでコードを読み取り、スマートフォンではボタンをタップしてください。',
+    needsSonolusName: 'Sonolus アプリで開けるのは --name sonolus で書き出したコピーだけです。',
     description: '説明',
     tags: 'タグ',
     uses: '使用',
@@ -142,6 +143,26 @@ const typeNames: Record<string, Record<ContentType, string>> = {
         replay: 'リプレイ',
     },
 }
+
+/** One item of a type, as a label (a level's "Engine"). */
+const typeSingulars: Record<string, Record<ContentType, string>> = {
+    en: {
+        post: 'Post',
+        playlist: 'Playlist',
+        level: 'Level',
+        skin: 'Skin',
+        background: 'Background',
+        effect: 'Effect',
+        particle: 'Particle',
+        engine: 'Engine',
+        replay: 'Replay',
+    },
+    // Japanese names one item and many alike.
+    ja: typeNames.ja!,
+}
+
+export const typeName = (type: ContentType, locale: string) =>
+    (typeSingulars[locale] ?? typeSingulars.en!)[type]
 
 /** A type's name, for its list and its tile when server.yaml gives it no title. */
 export const typeTitle = (type: ContentType, locale: string) =>

@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert'
 
 export type RawResponse = {
     status: number
+    /** The reason phrase of the status line (`Partial Content`). */
+    statusText: string
     headers: Record<string, string | string[] | undefined>
     body: Buffer
     header(name: string): string | undefined
@@ -37,6 +39,7 @@ export const rawRequest = (
                     const body = Buffer.concat(chunks)
                     resolve({
                         status: res.statusCode ?? 0,
+                        statusText: res.statusMessage ?? '',
                         headers: res.headers,
                         body,
                         header: (name) => {

@@ -52,6 +52,8 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
     // `send` writes the response itself; the status must leave Koa's default 404 first, or
     // `send` would take the response for an error and never answer 304.
     ctx.status = 200
+    // Koa set the reason phrase of that 200 ("OK"); `send` may answer 206 or 304, which need their own.
+    ctx.res.statusMessage = ''
     ctx.respond = false
     await new Promise<void>((resolve, reject) => {
         // `send` takes a URL path and refuses one with a dot-segment unless told otherwise: the

@@ -1,0 +1,79 @@
+/**
+ * The reload lines of `shelf serve` count what the owner changed: a save through a temporary
+ * file (as sed -i and many editors save) is one file, and a removed folder is named once.
+ */
+import { spawn } from 'node:child_process'
+import { rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { copyContent } from './support/server.js'
+
+const repository = fileURLToPath(new URL('..', import.meta.url))
+/** Generous: the child compiles the sources with tsx before it serves. */
+const deadline = 60_000
+
+test('a save through a temporary file is one file, a removed folder one line', async () => {
+    const content = await copyContent()
+    const env = { ...process.env }
+    delete env.PORT
+    const child = spawn(
+        process.execPath,
+        [
+            '--import',
+            'tsx',
+            'src/cli/main.ts',
+            'serve',
+            '--content',
+            content,
+            '--port',
+            '0',
+            '--host',
+            '127.0.0.1',
+        ],
+        { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    const lines: string[] = []
+    const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = []
+    createInterface({ input: child.stdout }).on('line', (line) => {
+        lines.push(line)
+        for (const waiter of waiters.filter(({ pattern }) => pattern.test(line))) {
+            waiters.splice(waiters.indexOf(waiter), 1)
+            waiter.resolve(line)
+        }
+    })
+    const next = (pattern: RegExp) =>
+        new Promise<string>((resolve, reject) => {
+            const timer = setTimeout(
+                () => reject(new Error(`no line matching ${pattern}:\n${lines.join('\n')}`)),
+                deadline,
+            )
+            waiters.push({
+                pattern,
+                resolve: (line) => {
+                    clearTimeout(timer)
+                    resolve(line)
+                },
+            })
+        })
+    try {
+        await next(/^watching every folder/)
+        const record = join(content, 'levels/city-lights/item.yaml')
+        const temporary = join(content, 'levels/city-lights/sedX4Yq2b')
+        const saved = next(/^reloaded /)
+        await writeFile(temporary, 'title: City Lights, saved again\nrating: 24\n')
+        await rename(temporary, record)
+        assert.match(await saved, /^reloaded levels\/city-lights\/item\.yaml in \d+ ms$/)
+        const removed = next(/^reloaded /)
+        await rm(join(content, 'levels/morning-dew'), { recursive: true })
+        assert.match(await removed, /^reloaded levels\/morning-dew \(removed\) in \d+ ms$/)
+    } finally {
+        child.kill('SIGTERM')
+        await new Promise((resolve) => child.once('exit', resolve))
+        await rm(content, { recursive: true, force: true })
+    }
+})
+
+test.run()
