@@ -1,3 +1,4 @@
+import type { ConversionLimits } from './charts/chart-converter.js'
 import type { ClientTimeouts } from './http/client-timeouts.js'
 
 /** Everything `shelf serve` can be told, after the command line is parsed. */
@@ -42,6 +43,8 @@ export type ShelfOptions = {
     keepAnswers?: boolean
     /** Player writes as git commits, and following a remote (--git, --git-pull, --git-push). */
     git?: GitOptions
+    /** Bounds of a chart's conversion (no flag: the defaults suit any real chart; for tests). */
+    chartLimits?: Partial<ConversionLimits>
 }
 
 export type GitOptions = {

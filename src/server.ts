@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
+import { ChartConverter, defaultConversionLimits } from './charts/chart-converter.js'
+import { EnginePackages } from './charts/engine-packages.js'
 import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
@@ -98,19 +100,24 @@ const openContent = async (options: ShelfOptions) => {
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
+    const converter = new ChartConverter({ ...defaultConversionLimits, ...options.chartLimits })
     const state = new ContentState(content, {
         validator: new ContentValidator(),
         processor,
         containment,
+        charts: { packages: new EnginePackages(content), converter },
     })
     await state.loadAll()
     await processor.saveCache()
-    return { content, state, processor, stateFolder, containment }
+    return { content, state, processor, stateFolder, containment, converter }
 }
 
 /** One catalog snapshot of a folder, for checking it without serving it. */
-export const loadCatalog = async (options: ShelfOptions) =>
-    new Catalog((await openContent(options)).state.snapshot(), { drafts: options.drafts })
+export const loadCatalog = async (options: ShelfOptions) => {
+    const { state, converter } = await openContent(options)
+    await converter.close()
+    return new Catalog(state.snapshot(), { drafts: options.drafts })
+}
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
@@ -121,7 +128,8 @@ export const startShelf = async (
     if (options.webClient) await checkWebClient(options.webClient)
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
-    const { content, state, processor, stateFolder, containment } = await openContent(options)
+    const { content, state, processor, stateFolder, containment, converter } =
+        await openContent(options)
     let catalog = new Catalog(state.snapshot(), { drafts: options.drafts })
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
@@ -210,6 +218,7 @@ export const startShelf = async (
             await watcher?.close()
             live?.close()
             await hashesSaver.flush()
+            await converter.close()
             await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))
                 server.closeAllConnections()

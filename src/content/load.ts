@@ -2,6 +2,9 @@
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { chartFormatOfFile, type ChartFormat } from '../charts/chart-formats.js'
+import type { EnginePackage } from '../charts/engine-packages.js'
+import { convertedChart, packageResources, packagedEngineRecord, type ChartTools } from '../charts/packaged-content.js'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
@@ -53,6 +56,8 @@ export type ItemRecord = {
     resources: Record<string, Resource>
     comments: CommentRecord[]
     leaderboards: LeaderboardRecord[]
+    /** An engine naming an npm package (`package:`): the package gives its files and converts its levels' charts. */
+    enginePackage?: EnginePackage
 }
 
 /**
@@ -78,6 +83,10 @@ export type LoadTools = {
     processor: ResourceProcessor
     /** Which links may be followed: those that stay inside the content folder. */
     containment: Containment
+    /** Engines from npm packages and charts as level data. */
+    charts: ChartTools
+    /** An engine as the folder serves it now, for the package that converts a level's chart. */
+    engineOf?: (name: string) => ItemRecord | undefined
 }
 
 /** A listed entry of a folder, a link taken for what it points at. */
@@ -99,6 +108,8 @@ export const isSafeName = (name: string) => safeName.test(name)
  */
 export class FolderLoader {
     readonly problems: Problem[] = []
+    /** The engine whose package a level's chart was given to, converted or not. */
+    chartEngine: string | undefined
 
     constructor(
         private readonly root: string,
@@ -173,7 +184,9 @@ export class FolderLoader {
         }
         const item = await this.loadItem(type, name, `${folder}/${recordFiles[0]}`, defaults)
         if (!item) return undefined
-        item.resources = await this.findResources(type, folder, names)
+        item.resources = await this.findResources(item, folder, names)
+        if (item.enginePackage)
+            Object.assign(item.resources, await packageResources(this.tools.processor, item.enginePackage, item.resources))
         if (!this.hasAllResources(type, folder, item)) return undefined
         if (listing.folders.includes('comments')) item.comments = await this.loadComments(`${folder}/comments`)
         if (listing.folders.includes('leaderboards')) item.leaderboards = await this.loadLeaderboards(`${folder}/leaderboards`)
@@ -187,14 +200,28 @@ export class FolderLoader {
         }
         const record = await this.readRecord(file, type, false, defaults)
         if (!record) return undefined
+        const packaged = type === 'engine' && record.data.package !== undefined ? await this.packagedEngine(file, record) : undefined
+        if (packaged === null) return undefined
         const locateReference = referenceLocator(type, this.root, file, record.parsed)
-        return { type, name, file, fields: normalizeFields(type, record.data), locateReference, resources: {}, comments: [], leaderboards: [] }
+        const fields = normalizeFields(type, packaged?.data ?? record.data)
+        return { type, name, file, fields, locateReference, resources: {}, comments: [], leaderboards: [], enginePackage: packaged?.pack }
     }
 
-    private async findResources(type: ContentType, folder: string, names: Set<string>) {
+    /** An engine record naming a package, with the package; null when that cannot be had (reported). */
+    private async packagedEngine(file: string, record: { data: Record<string, unknown>; parsed: ParsedFile }) {
+        try {
+            return await packagedEngineRecord(this.tools.charts, record.data)
+        } catch (error) {
+            const field = error instanceof ContentError && error.position.field === 'title' ? 'title' : 'package'
+            this.problems.push({ file, ...record.parsed.locate([field]), field, message: (error as Error).message, severity: 'error' })
+            return null
+        }
+    }
+
+    private async findResources(item: ItemRecord, folder: string, names: Set<string>) {
         const resources: Record<string, Resource> = {}
-        for (const { role, kind } of contentTypeInfos[type].resources) {
-            const resource = await this.findResource(folder, names, role, kind)
+        for (const { role, kind } of contentTypeInfos[item.type].resources) {
+            const resource = await this.findResource(folder, names, role, kind, item)
             if (resource) resources[role] = resource
         }
         return resources
@@ -213,20 +240,31 @@ export class FolderLoader {
         return missing.length === 0
     }
 
-    private async findResource(folder: string, names: Set<string>, role: string, kind: ResourceKind) {
-        const fileName = candidateFiles(role, kind).find((candidate) => names.has(candidate))
+    private async findResource(folder: string, names: Set<string>, role: string, kind: ResourceKind, item?: ItemRecord) {
+        const [fileName, ...unused] = candidateFiles(role, kind).filter((candidate) => names.has(candidate))
         if (!fileName) return undefined
         const file = folder ? `${folder}/${fileName}` : fileName
+        // A chart saved beside the data it was meant to replace would otherwise change nothing, silently.
+        if (kind === 'levelData')
+            for (const name of unused) this.problems.push({ file: `${folder}/${name}`, message: `not used: ${fileName} holds the level's data (remove one of them)`, severity: 'warning' })
         try {
             if (fileName.endsWith('.srl')) {
                 const parsed = await this.readRecord(file, undefined)
                 return parsed ? ({ external: parsed.data } as Resource) : undefined
             }
+            const chart = kind === 'levelData' ? chartFormatOfFile(fileName) : undefined
+            if (chart && item) return { served: await this.convertChart(item, join(this.root, file), chart) } satisfies Resource
             return { served: await this.tools.processor.process(join(this.root, file), fileName) } satisfies Resource
         } catch (error) {
             this.reportFileError(file, error)
             return undefined
         }
+    }
+
+    private async convertChart(level: ItemRecord, path: string, format: ChartFormat) {
+        const engineName = String(level.fields.references.engine)
+        this.chartEngine = engineName
+        return convertedChart(this.tools.charts, this.tools.processor, level, this.tools.engineOf?.(engineName), path, format)
     }
 
     private async loadComments(folder: string): Promise<CommentRecord[]> {

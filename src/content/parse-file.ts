@@ -34,7 +34,7 @@ const parseJson = (text: string): ParsedFile => {
     return { data, locate: (path) => (positions ??= parseYaml(text, 0)).locate(path) }
 }
 
-const jsonErrorPosition = (text: string, error: Error) => {
+export const jsonErrorPosition = (text: string, error: Error) => {
     const match = /position (\d+)/.exec(error.message)
     if (!match) return {}
     const before = text.slice(0, Number(match[1])).split('\n')

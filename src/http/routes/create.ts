@@ -62,9 +62,9 @@ export const createRoutes = (router: Router, writes: Writes) => {
                 const itemFiles: Record<string, Buffer | string> = {
                     'item.yaml': recordFile(complete, user),
                 }
-                for (const { role, hash } of files) {
+                for (const { role, hash, charts } of files) {
                     const bytes = uploaded.get(hash)!
-                    itemFiles[resourceFileName(role, bytes)] = bytes
+                    itemFiles[resourceFileName(role, bytes, charts)] = bytes
                 }
                 const unit = await writes.writer.createItem(info.plural, name, itemFiles)
                 await requireServed(writes, type, name, unit)

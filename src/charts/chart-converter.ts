@@ -1,0 +1,154 @@
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { jsonErrorPosition } from '../content/parse-file.js'
+import { ContentError } from '../content/problems.js'
+import { schemasFolder } from '../content/validate.js'
+import type { ChartFormat } from './chart-formats.js'
+import type { ConvertAnswer, ConvertRequest } from './chart-worker.js'
+import type { EnginePackage } from './engine-packages.js'
+
+export type ConversionLimits = {
+    /** How long one chart may take to convert; past it the worker is ended and the chart refused. */
+    timeoutMs: number
+    /** The worker's heap; a chart that needs more is refused. */
+    memoryMb: number
+    /** The largest chart file converted (the loader checks): a bigger one is refused unread. */
+    sourceBytes: number
+}
+
+/** A 5,000-note chart converts in well under a second and a few MB; these leave a wide margin. */
+export const defaultConversionLimits: ConversionLimits = {
+    timeoutMs: 10_000,
+    memoryMb: 256,
+    sourceBytes: 8 * 1024 * 1024,
+}
+
+/** Converted LevelData, gzipped as served. */
+export type Converted = { bytes: Buffer; entities: number }
+
+const workerModule = new URL(
+    `./chart-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+    import.meta.url,
+)
+
+/**
+ * Run from the TypeScript sources (the tests), a worker does not inherit tsx's loader, so it
+ * registers it before importing its module.
+ */
+const startWorker = (options: ConstructorParameters<typeof Worker>[1]) =>
+    workerModule.pathname.endsWith('.ts')
+        ? new Worker(
+              `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(workerModule.href)}))`,
+              { ...options, eval: true },
+          )
+        : new Worker(workerModule, options)
+
+type Job = { request: ConvertRequest; done: (answer: ConvertAnswer) => void }
+
+/**
+ * Converts charts in worker threads, off the event loop: a few workers, each converting one chart
+ * at a time, kept between charts (starting one costs more than a small chart). A chart that takes
+ * too long ends its worker, as does one that runs it out of memory; the next chart gets a new one.
+ */
+export class ChartConverter {
+    private readonly idle: Worker[] = []
+    private busy = 0
+    private readonly queue: Job[] = []
+    private closed = false
+
+    constructor(
+        readonly limits: ConversionLimits = defaultConversionLimits,
+        private readonly maxWorkers = 2,
+    ) {}
+
+    /** The chart converted by the package's own functions; a ContentError saying why not. */
+    async convert(pack: EnginePackage, format: ChartFormat, source: Buffer): Promise<Converted> {
+        const answer = await new Promise<ConvertAnswer>((done) => {
+            this.queue.push({
+                request: {
+                    entry: pack.entry,
+                    packageName: pack.name,
+                    format: format.format,
+                    source,
+                },
+                done,
+            })
+            this.next()
+        })
+        if (answer.ok) return { bytes: Buffer.from(answer.bytes), entities: answer.entities }
+        const position = format.json
+            ? jsonErrorPosition(source.toString('utf8'), new Error(answer.message))
+            : {}
+        throw new ContentError(`${format.title} not converted: ${answer.message}`, position)
+    }
+
+    /** Ends the workers; conversions asked for after this are refused. */
+    async close() {
+        this.closed = true
+        await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()))
+    }
+
+    private next() {
+        while (this.queue.length && (this.idle.length || this.busy < this.maxWorkers)) {
+            const job = this.queue.shift()!
+            if (this.closed) {
+                job.done({ ok: false, message: 'the server is closing' })
+                continue
+            }
+            this.run(this.idle.pop() ?? this.startWorker(), job)
+        }
+    }
+
+    private startWorker() {
+        return startWorker({
+            workerData: { schema: join(schemasFolder, 'level-data.schema.json') },
+            resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
+        })
+    }
+
+    private run(worker: Worker, job: Job) {
+        this.busy++
+        // A busy worker keeps the process alive (`shelf check` waits for its answer); an idle one does not.
+        worker.ref()
+        let settled = false
+        const finish = (answer: ConvertAnswer, reusable: boolean) => {
+            if (settled) return
+            settled = true
+            clearTimeout(timer)
+            worker.off('message', onMessage).off('error', onError).off('exit', onExit)
+            this.busy--
+            if (reusable && !this.closed) {
+                worker.unref()
+                this.idle.push(worker)
+            } else void worker.terminate()
+            job.done(answer)
+            this.next()
+        }
+        const onMessage = (answer: ConvertAnswer) => finish(answer, true)
+        const onError = (error: Error & { code?: string }) =>
+            finish(
+                {
+                    ok: false,
+                    message:
+                        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+                            ? `converting it needed more than ${this.limits.memoryMb} MB: refused`
+                            : `the converter failed: ${error.message}`,
+                },
+                false,
+            )
+        const onExit = () => finish({ ok: false, message: 'the converter stopped' }, false)
+        const timer = setTimeout(
+            () =>
+                finish(
+                    {
+                        ok: false,
+                        message: `converting it took longer than ${this.limits.timeoutMs / 1000} s: refused`,
+                    },
+                    false,
+                ),
+            this.limits.timeoutMs,
+        )
+        worker.on('message', onMessage).on('error', onError).on('exit', onExit)
+        worker.postMessage(job.request)
+    }
+}
