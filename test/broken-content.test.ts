@@ -39,7 +39,7 @@ const addLevel = async (name: string, file: string, text: string) => {
 }
 
 /** Levels that load fine, and levels left out because of their own or a dependency's problem. */
-const healthyLevels = ['city-lights', 'first-steps', 'morning-dew', 'thunder-road']
+const healthyLevels = ['city-lights', 'first-light', 'first-steps', 'morning-dew', 'thunder-road']
 const brokenLevels = [
     'broken-json',
     'broken-yaml',
