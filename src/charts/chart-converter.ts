@@ -100,10 +100,16 @@ export class ChartConverter {
     }
 
     private startWorker() {
-        return startWorker({
+        const worker = startWorker({
             workerData: { schema: join(schemasFolder, 'level-data.schema.json') },
             resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
         })
+        // A worker that stops while idle is not handed the next chart.
+        worker.once('exit', () => {
+            const index = this.idle.indexOf(worker)
+            if (index >= 0) this.idle.splice(index, 1)
+        })
+        return worker
     }
 
     private run(worker: Worker, job: Job) {
