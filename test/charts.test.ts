@@ -13,7 +13,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Problem } from '../src/content/problems.js'
 import type { ReloadReport } from '../src/server.js'
-import { bestdoriChart, servedLevelData, susChart, uscChart } from './support/charts.js'
+import { bestdoriChart, susChart, uscChart } from './support/chart-files.js'
+import { servedLevelData } from './support/charts.js'
 import {
     getBytes,
     levelResources,
