@@ -33,6 +33,7 @@ import { createTestSigner } from './support/signing.js'
 const test = suite('charts')
 const require = createRequire(import.meta.url)
 let content: string
+let cache: string
 let server: TestServer
 let alice: Player
 
@@ -89,12 +90,14 @@ test.before(async () => {
         ...level('wrong-engine', 'bandori'),
         'levels/wrong-engine/data.sus': susChart(2),
     })
+    cache = await temporaryFolder('shelf-charts-state-')
     const signer = await createTestSigner()
     server = await startTestServer({
         content,
+        cache,
         watch: true,
         signIn: { signatureKey: signer.publicKeyFile },
-        chartLimits: { memoryMb: 64, sourceBytes: 1_000_000 },
+        chartLimits: { memoryMb: 64, sourceBytes: 1_000_000, entities: 5_000 },
     })
     alice = await signInPlayer(server, signer, 'alice-id', 'Alice')
 })
@@ -102,6 +105,7 @@ test.before(async () => {
 test.after(async () => {
     await server?.stop()
     await rm(content, { recursive: true, force: true })
+    await rm(cache, { recursive: true, force: true })
 })
 
 const problems = () => server.catalog().problems
@@ -285,6 +289,11 @@ test('hostile charts are refused with a message, and the server carries on', asy
         susChart(3) + '#00112: ' + '12'.repeat(450_000) + '\n',
     )
     assert.match(many.message, /(needed more than 64 MB|took longer than \d+ s): refused/)
+    const crowded = await hostile('crowded', 'data.sus', susChart(5_100))
+    assert.match(
+        crowded.message,
+        /the chart makes 5103 entities, more than the 5000 a level may have: refused/,
+    )
     // The server answers, and the next chart gets a fresh worker.
     assert.is((await fetch(`${server.root}/info`)).status, 200)
     await afterReload('levels/sus-level/data.sus', () =>
@@ -293,8 +302,8 @@ test('hostile charts are refused with a message, and the server carries on', asy
     assert.is((await servedLevelData(server.root, 'sus-level')).notes, 4)
 })
 
-/** Creates a level through the upload form; answers its name. */
-const createLevel = async (engine: string, chart: Buffer) => {
+/** Asks to create a level through the upload form and uploads its files; answers the upload's answer. */
+const uploadLevel = async (engine: string, chart: Buffer) => {
     const cover = tinyPng(1, 2, 3)
     const bgm = tinyMp3(7)
     const submit = await alice.submit('/levels/create', {
@@ -306,7 +315,12 @@ const createLevel = async (engine: string, chart: Buffer) => {
         data: sha1(chart),
     })
     assert.is(submit.status, 200, submit.body.message)
-    const upload = await alice.upload('/levels/upload', submit.body.key, [chart, bgm, cover])
+    return alice.upload('/levels/upload', submit.body.key, [chart, bgm, cover])
+}
+
+/** Creates a level through the upload form; answers its name. */
+const createLevel = async (engine: string, chart: Buffer) => {
+    const upload = await uploadLevel(engine, chart)
     assert.is(upload.status, 200, upload.body.message)
     return String(upload.body.shouldNavigateToItem)
 }
@@ -342,12 +356,32 @@ test('a player uploads charts: kept as sent, converted the same way', async () =
     assert.equal(await readFile(join(content, 'levels', sekaiLevel, 'data.sus')), sus)
     assert.is((await servedLevelData(server.root, sekaiLevel)).notes, 5)
 
+    // A hostile chart is refused with the converter's message, and nothing is left of the level.
+    const levelsBefore = await readdir(join(content, 'levels'))
+    const absurd = await uploadLevel(
+        'sekai',
+        Buffer.from(susChart(3).replace('#00002: 4', '#00002: 1e308')),
+    )
+    assert.is(absurd.status, 400)
+    assert.match(String(absurd.body.message), 'made no valid LevelData')
+    assert.equal(await readdir(join(content, 'levels')), levelsBefore)
+
     // A chart the level's engine does not convert breaks the level: the edit is undone.
     const refused = await editData(bandoriLevel, sus)
     assert.is(refused.status, 400)
     assert.match(String(refused.body.message), 'converts no SUS chart')
     assert.equal(await chartFiles(bandoriLevel), ['data.bestdori.json'])
     assert.is((await servedLevelData(server.root, bandoriLevel)).notes, 3)
+})
+
+test('a restart converts no chart that did not change', async () => {
+    const before = await servedLevelData(server.root, 'bestdori-level')
+    await server.stop()
+    // With no time to convert anything, only charts converted before can serve.
+    server = await startTestServer({ content, cache, watch: true, chartLimits: { timeoutMs: 1 } })
+    assert.is((await servedLevelData(server.root, 'bestdori-level')).hash, before.hash)
+    const changed = await hostile('changed-after-restart', 'data.usc', uscChart(2))
+    assert.match(changed.message, 'took longer than 0.001 s: refused')
 })
 
 test('the example content plays with its real engine: every answer and resource of a crawl', async () => {

@@ -14,13 +14,19 @@ export type ConversionLimits = {
     memoryMb: number
     /** The largest chart file converted (the loader checks): a bigger one is refused unread. */
     sourceBytes: number
+    /** The most entities a converted level may have: past it the level is refused, not served. */
+    entities: number
 }
 
-/** A 5,000-note chart converts in well under a second and a few MB; these leave a wide margin. */
+/**
+ * A 5,000-note chart converts in well under a second and a few MB, into about as many entities;
+ * these leave a wide margin.
+ */
 export const defaultConversionLimits: ConversionLimits = {
     timeoutMs: 10_000,
     memoryMb: 256,
     sourceBytes: 8 * 1024 * 1024,
+    entities: 100_000,
 }
 
 /** Converted LevelData, gzipped as served. */
@@ -70,6 +76,7 @@ export class ChartConverter {
                     packageName: pack.name,
                     format: format.format,
                     source,
+                    maxEntities: this.limits.entities,
                 },
                 done,
             })

@@ -17,6 +17,7 @@ export type ConvertRequest = {
     packageName: string
     format: string
     source: Uint8Array
+    maxEntities: number
 }
 
 export type ConvertAnswer =
@@ -31,7 +32,7 @@ const packages = new Map<string, Promise<Record<string, unknown>>>()
 
 class Refused extends Error {}
 
-const convert = async ({ entry, packageName, format, source }: ConvertRequest) => {
+const convert = async ({ entry, packageName, format, source, maxEntities }: ConvertRequest) => {
     const chartFormat = chartFormatNamed(format)!
     let text: string
     try {
@@ -58,6 +59,11 @@ const convert = async ({ entry, packageName, format, source }: ConvertRequest) =
         if (typeof converter !== 'function') throw new Refused(`${packageName} exports no ${name}`)
         value = (converter as (input: unknown) => unknown)(value)
     }
+    const entities = (value as { entities?: unknown } | null)?.entities
+    if (Array.isArray(entities) && entities.length > maxEntities)
+        throw new Refused(
+            `the chart makes ${entities.length} entities, more than the ${maxEntities} a level may have: refused`,
+        )
     // Through JSON, as the app will read it: a number the converter made NaN or Infinity becomes
     // null, which the schema refuses.
     const data = JSON.parse(JSON.stringify(value ?? null)) as unknown
