@@ -69,6 +69,11 @@ levels:
       title: "#EDIT"
       options:
         - { query: data, type: file, name: "#LEVEL_DATA", validation: { type: file }, charts: [usc, sus] }
+    - type: edit
+      title: Two mistakes
+      options:
+        - { query: cover, type: file, name: "#LEVEL_COVER", charts: [sus] }
+        - { query: data, type: file, name: "#LEVEL_DATA", validation: { type: levelData }, charts: [sus] }
 `
 
 test.before(async () => {
@@ -191,6 +196,19 @@ test('a package that is not installed is a problem naming the npm install to run
     assert.is(problem.line, 1)
     assert.match(problem.message, 'npm install sonolus-not-installed-engine')
     assert.is((await fetch(`${server.root}/engines/not-installed`)).status, 404)
+})
+
+test("server.yaml: charts are for a level's data option, which the app must not check as LevelData", () => {
+    const warnings = problems().filter((problem) => problem.file === 'server.yaml')
+    assert.equal(
+        warnings.map(({ field, severity }) => [field, severity]),
+        [
+            ['levels.actions[1].options[0].charts', 'warning'],
+            ['levels.actions[1].options[1].validation.type', 'warning'],
+        ],
+    )
+    assert.match(warnings[0]!.message, 'only a level\'s "data" option takes charts')
+    assert.match(warnings[1]!.message, 'give this option validation: { type: file }')
 })
 
 test('a .sus, a .usc and a Bestdori chart are served as LevelData with every note', async () => {

@@ -53,12 +53,12 @@ export const packageResources = async (
 export const convertedChart = async (
     tools: ChartTools,
     processor: ResourceProcessor,
-    level: ItemRecord,
+    engineName: string,
+    /** That engine as the folder serves it now. */
     engine: ItemRecord | undefined,
     path: string,
     format: ChartFormat,
 ) => {
-    const engineName = String(level.fields.references.engine)
     const pack = engine?.enginePackage
     if (!engine)
         throw new ContentError(

@@ -264,7 +264,7 @@ export class FolderLoader {
     private async convertChart(level: ItemRecord, path: string, format: ChartFormat) {
         const engineName = String(level.fields.references.engine)
         this.chartEngine = engineName
-        return convertedChart(this.tools.charts, this.tools.processor, level, this.tools.engineOf?.(engineName), path, format)
+        return convertedChart(this.tools.charts, this.tools.processor, engineName, this.tools.engineOf?.(engineName), path, format)
     }
 
     private async loadComments(folder: string): Promise<CommentRecord[]> {
