@@ -83,7 +83,8 @@ export class ChartConverter {
             this.next()
         })
         if (answer.ok) return { bytes: Buffer.from(answer.bytes), entities: answer.entities }
-        const position = format.json
+        // JSON's syntax errors say where; the converters do not.
+        const position = answer.message.startsWith('invalid JSON')
             ? jsonErrorPosition(source.toString('utf8'), new Error(answer.message))
             : {}
         throw new ContentError(`${format.title} not converted: ${answer.message}`, position)
