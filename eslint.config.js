@@ -27,6 +27,13 @@ export default tseslint.config(
             // A signal handler set before the value it closes exists reads it later.
             'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
             eqeqeq: ['error', 'smart'],
+            'no-restricted-syntax': [
+                'error',
+                {
+                    selector: 'TSAsExpression > Identifier[name="ctx"]',
+                    message: 'Type the Koa context through the router, not with a cast.',
+                },
+            ],
         },
     },
     prettier,

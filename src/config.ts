@@ -1,5 +1,4 @@
 import type { ConversionLimits } from './charts/chart-converter.js'
-import type { ClientTimeouts } from './http/client-timeouts.js'
 
 /** Everything `shelf serve` can be told, after the command line is parsed. */
 export type ShelfOptions = {
@@ -104,3 +103,19 @@ export const protocolHeaders = (name: string) => {
 }
 
 export type ProtocolHeaders = ReturnType<typeof protocolHeaders>
+
+/** How long Shelf waits on a client, deliberately rather than by Node's defaults. */
+export type ClientTimeouts = {
+    /** For a request's headers to arrive: a browser or the app sends them at once. */
+    headersMs: number
+    /** For a whole request to arrive: an upload of 20 MiB over a slow phone link fits. */
+    requestMs: number
+    /** A connection with nothing moving either way is closed after this. */
+    idleMs: number
+}
+
+export const defaultClientTimeouts: ClientTimeouts = {
+    headersMs: 10_000,
+    requestMs: 120_000,
+    idleMs: 30_000,
+}

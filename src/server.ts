@@ -8,7 +8,12 @@ import { createAuth } from './auth/auth.js'
 import { Catalog } from './catalog/catalog.js'
 import { ChartConverter, defaultConversionLimits } from './charts/chart-converter.js'
 import { EnginePackages } from './charts/engine-packages.js'
-import { multiplayerDefaults, protocolHeaders, type ShelfOptions } from './config.js'
+import {
+    defaultClientTimeouts,
+    multiplayerDefaults,
+    protocolHeaders,
+    type ShelfOptions,
+} from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState } from './content/content-state.js'
 import { HashCache } from './content/hash-cache.js'
@@ -17,7 +22,7 @@ import { ResourceProcessor } from './content/resources.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
 import { createApp } from './http/app.js'
-import { clientTimeoutOptions, defaultClientTimeouts } from './http/client-timeouts.js'
+import { clientTimeoutOptions } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'

@@ -1,7 +1,6 @@
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
-import { quickSearchRefusal } from '../http/request-state.js'
-import { immutableCacheControl } from '../http/routes/repository.js'
-import { pageSecurityHeaders } from '../http/routes/web-pages.js'
+import { quickSearchRefusal } from '../answers/request-view.js'
+import { immutableCacheControl, pageSecurityHeaders } from '../answers/served-headers.js'
 import { assetsPrefix } from '../web/assets.js'
 import { beyondLastPage } from './answer-files.js'
 

@@ -2,10 +2,7 @@ import Router from '@koa/router'
 import { version } from '@sonolus/core'
 import Koa, { type Context, type Next } from 'koa'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Auth } from '../auth/auth.js'
 import type { Catalog } from '../catalog/catalog.js'
-import type { Containment } from '../content/containment.js'
-import type { ContentGit } from '../git/content-git.js'
 import { protocolHeaders, type ShelfOptions } from '../config.js'
 import { encodeAnswers } from './encode-answers.js'
 import { isClientGone, reportError } from './error-log.js'
@@ -13,41 +10,14 @@ import { emptyNotFoundForBrowsers } from './browser-not-found.js'
 import { HttpError } from './http-error.js'
 import { Refusal, type RefusalKind } from '../util/refusal.js'
 import { PreparedAnswers } from './prepared-answers.js'
-import { requestState } from './request-state.js'
+import { requestState, type ShelfState } from './request-state.js'
 import { cachedResponses } from './response-cache.js'
-import { authenticateRoutes } from './routes/authenticate.js'
-import { communityActionRoutes } from './routes/community-actions.js'
-import { communityRoutes } from './routes/community.js'
-import { createRoutes } from './routes/create.js'
-import { developmentRoutes } from './routes/development.js'
-import { gitWebhookRoutes } from './routes/git-webhook.js'
-import { itemActionRoutes } from './routes/item-actions.js'
-import { itemDetailsRoutes } from './routes/item-details.js'
-import { itemTypeRoutes } from './routes/item-types.js'
-import { leaderboardRoutes } from './routes/leaderboards.js'
-import { levelResultRoutes } from './routes/level-result.js'
-import { repositoryRoutes } from './routes/repository.js'
-import { roomRoutes, type Multiplayer } from './routes/rooms.js'
-import { serverInfoRoutes } from './routes/server-info.js'
-import { webPageRoutes } from './routes/web-pages.js'
-import type { LivePreview } from '../web/live-preview.js'
+import { routeTable, type Route, type Services } from './route-table.js'
 import { webClient } from '../web/web-client.js'
 import { sessionUser } from './session.js'
-import type { Writes } from './submissions.js'
-
-/** What the routes serve besides the catalog; `writes` is absent on a read-only server, `git` without --git. */
-export type Services = {
-    auth: Auth
-    multiplayer?: Multiplayer
-    writes?: Writes & { contentRoot: string }
-    /** The live preview of the web pages, while the folder is watched. */
-    live?: LivePreview
-    containment: Containment
-    git?: ContentGit
-}
 
 /**
- * The HTTP side: thin routes mirroring the protocol's URL tree under `/{name}`, reading whichever
+ * The HTTP side: the routes of route-table.ts, under `/{name}` for the protocol, reading whichever
  * catalog snapshot is current when a request arrives; a guest's repeated GET is answered before
  * the app from the answer it got the first time.
  */
@@ -72,34 +42,30 @@ export const createApp = (
     // Text answers in the encoding asked for, each with its ETag and 304; resources as stored.
     app.use(encodeAnswers)
 
-    // Routes that never look at the session: sign-in itself, which a stale session must not stop,
-    // and resources, which are named by their hash and fetched without the app's headers.
-    const sessionless = new Router({ prefix: `/${options.name}` })
+    const routes = routeTable({
+        getCatalog,
+        options,
+        headers,
+        auth,
+        multiplayer,
+        writes,
+        live,
+        containment,
+        git,
+    })
+    // Routes that never look at the session: sign-in itself, and resources (see route-table.ts).
+    const sessionless = new Router<ShelfState>({ prefix: `/${options.name}` })
     sessionless.use(requestState(getCatalog, options))
-    repositoryRoutes(sessionless, containment)
-    authenticateRoutes(sessionless, auth, headers)
+    register(sessionless, routes.sessionless)
 
-    const router = new Router({ prefix: `/${options.name}` })
+    const router = new Router<ShelfState>({ prefix: `/${options.name}` })
     router.use(requestState(getCatalog, options))
     if (auth.signInEnabled) router.use(sessionUser(auth.sessions, headers.session))
     if (keep) router.use(cachedResponses)
-    // Fixed paths first: they would otherwise be taken for item names.
-    serverInfoRoutes(router, { signIn: auth.signInEnabled, rooms: multiplayer !== undefined })
-    levelResultRoutes(router, writes)
-    roomRoutes(router, multiplayer, auth, headers)
-    if (writes) {
-        createRoutes(router, writes)
-        itemActionRoutes(router, writes, writes.contentRoot)
-        communityActionRoutes(router, writes)
-    }
-    itemTypeRoutes(router, writes !== undefined)
-    itemDetailsRoutes(router, writes !== undefined)
-    communityRoutes(router, writes !== undefined)
-    leaderboardRoutes(router)
+    register(router, routes.protocol)
     app.use(sessionless.routes())
     app.use(router.routes())
-    app.use(developmentRoutes(getCatalog, options.ownerToken, git?.problems))
-    if (git) app.use(gitWebhookRoutes(git))
+    app.use(register(new Router(), routes.development).routes())
     if (options.webClient)
         app.use(
             webClient(
@@ -110,13 +76,18 @@ export const createApp = (
                     path.startsWith('/_shelf/'),
             ),
         )
-    else if (options.web !== false)
-        app.use(webPageRoutes(getCatalog, options, live, writes !== undefined))
+    else if (options.web !== false) app.use(register(new Router(), routes.pages).routes())
     app.use(notFoundAsJson)
     const handle = app.callback()
     return (req: IncomingMessage, res: ServerResponse) => {
         if (!prepared.answer(req, res)) void handle(req, res)
     }
+}
+
+/** Adds the routes of a table in its order, which is the order they are tried in. */
+const register = <StateT extends object>(router: Router<StateT>, routes: Route<StateT>[]) => {
+    for (const { method, path, handler } of routes) router[method](path, handler)
+    return router
 }
 
 const versionHeader = (header: string) => async (ctx: Context, next: Next) => {

@@ -33,10 +33,10 @@ const cacheFor = (catalog: Catalog) => {
  * configuration, search values), the source address and the signed-in player. Answers that depend
  * on state outside the snapshot (rooms) are marked `Cache-Control: no-store` and are not kept.
  */
-export const cachedResponses = async (ctx: Context, next: Next) => {
+export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()
     if (!worthKeeping(ctx)) return next()
-    const { catalog, renderer, user } = (ctx as ShelfContext).state.shelf
+    const { catalog, renderer, user } = ctx.state.shelf
     const cache = cacheFor(catalog)
     // What a player is offered to do (their items' actions, their comments' delete) is theirs alone.
     const key = `${renderer.source}\n${user?.id ?? ''}\n${ctx.url}`

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa'
+import type { Next } from 'koa'
 import type { SessionUser, Sessions } from '../auth/sessions.js'
 import { TokenError } from '../auth/signed-token.js'
 import { HttpError } from './http-error.js'
@@ -11,25 +11,25 @@ import type { ShelfContext } from './request-state.js'
  * `requireAuthentication`, a guest is refused too.
  */
 export const sessionUser =
-    (sessions: Sessions, header: string) => async (ctx: Context, next: Next) => {
-        const state = (ctx as ShelfContext).state.shelf
+    (sessions: Sessions, header: string) => async (ctx: ShelfContext, next: Next) => {
+        const view = ctx.state.shelf
         const session = ctx.get(header)
         if (session) {
             try {
-                state.user = sessions.user(session)
+                view.user = sessions.user(session)
             } catch (error) {
                 if (!(error instanceof TokenError)) throw error
                 throw new HttpError(401, `the session ${error.message}: sign in again`)
             }
-        } else if (state.catalog.settings.requireAuthentication) {
+        } else if (view.catalog.settings.requireAuthentication) {
             throw new HttpError(401, 'this server is for signed-in players: sign in first')
         }
         await next()
     }
 
 /** The signed-in user, for what a guest may not do. */
-export const signedInUser = (ctx: Context): SessionUser => {
-    const user = (ctx as ShelfContext).state.shelf.user
+export const signedInUser = (ctx: ShelfContext): SessionUser => {
+    const user = ctx.state.shelf.user
     if (!user) throw new HttpError(401, 'sign in first')
     return user
 }

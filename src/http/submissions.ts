@@ -1,4 +1,3 @@
-import type { Context } from 'koa'
 import type { SessionUser } from '../auth/sessions.js'
 import type { Catalog } from '../catalog/catalog.js'
 import type { ContentType } from '../content/item-types.js'
@@ -45,7 +44,7 @@ export type Submission = {
  * and a required option left empty is refused, naming it.
  */
 export const readSubmission = async (
-    ctx: Context,
+    ctx: ShelfContext,
     forms: readonly FormDeclaration[],
     what: string,
 ): Promise<Submission> => {
@@ -78,8 +77,8 @@ export const readSubmission = async (
 }
 
 /** Counts a write of a kind against its player's and address's rates (429 past them). */
-export const countWrite = (ctx: Context, writes: Writes, kind: WriteKind, user: SessionUser) =>
-    writes.rates.take(kind, (ctx as ShelfContext).state.shelf.catalog.settings.limits[kind], {
+export const countWrite = (ctx: ShelfContext, writes: Writes, kind: WriteKind, user: SessionUser) =>
+    writes.rates.take(kind, ctx.state.shelf.catalog.settings.limits[kind], {
         player: user.id,
         address: ctx.ip,
     })
@@ -103,7 +102,7 @@ export const expectedFiles = ({ form, values }: Submission): ExpectedFile[] =>
  * done when the files arrive. The work is one write by `change.user`, recorded as `change.did`.
  */
 export const answerSubmit = async (
-    ctx: Context,
+    ctx: ShelfContext,
     writes: Writes,
     change: WriteChange,
     files: ExpectedFile[],
@@ -129,7 +128,7 @@ export const answerSubmit = async (
 }
 
 /** Answers an upload: the key is checked before the body is read, then the files complete the submit. */
-export const answerUpload = async (ctx: Context, writes: Writes) => {
+export const answerUpload = async (ctx: ShelfContext, writes: Writes) => {
     const user = signedInUser(ctx)
     const key = ctx.get(writes.uploadKeyHeader)
     if (!key)
@@ -138,7 +137,7 @@ export const answerUpload = async (ctx: Context, writes: Writes) => {
             `an upload needs the ${writes.uploadKeyHeader} header from its submit`,
         )
     const upload = writes.uploads.take(key, user.id, ctx.path)
-    const { limits } = (ctx as ShelfContext).state.shelf.catalog.settings
+    const { limits } = ctx.state.shelf.catalog.settings
     const files = await readUploadedFiles(ctx, upload.hashes, {
         fileBytes: limits.fileBytes,
         maxBytesOf: (hash) => Math.min(limits.fileBytes, upload.maxBytes[hash] ?? Infinity),

@@ -1,6 +1,6 @@
 import type { CatalogItem } from '../catalog/catalog.js'
 import type { LeaderboardEntryRecord, LeaderboardRecord } from '../content/load.js'
-import { pageSizes, paginate } from '../http/pagination.js'
+import { pageSizes, paginate } from '../answers/pagination.js'
 import { commentView } from './comment-view.js'
 import { itemCard, itemPath } from './item-cards.js'
 import { canonicalLink, layoutData, pageLink, type PageRequest } from './page-frame.js'
@@ -8,7 +8,7 @@ import { pager } from './pager.js'
 import { renderTemplate } from './templates.js'
 
 /** The page number asked for, as `paginate` reads it. */
-const pageNumberOf = (request: PageRequest) => Number(request.state.query.get('page') || 0)
+const pageNumberOf = (request: PageRequest) => Number(request.view.query.get('page') || 0)
 
 /** Every comment of an item, newest first, paged like the app's. */
 export const commentsPage = (request: PageRequest, item: CatalogItem) => {
@@ -17,7 +17,7 @@ export const commentsPage = (request: PageRequest, item: CatalogItem) => {
     const page = paginate(
         item.comments,
         pageSizes.comments,
-        request.state.query,
+        request.view.query,
         'page',
         (comment) => comment.name,
     )
@@ -45,18 +45,18 @@ export const leaderboardPage = (
     item: CatalogItem,
     leaderboard: LeaderboardRecord,
 ) => {
-    const { state } = request
+    const { view } = request
     const card = itemCard(request, item)
     const path = `${itemPath(item.type, item.name)}/leaderboards/${encodeURIComponent(leaderboard.name)}`
     const page = paginate(
         leaderboard.records,
         pageSizes.records,
-        state.query,
+        view.query,
         'page',
         (record) => record.name,
     )
     const pageNumber = pageNumberOf(request)
-    const title = `${state.renderer.text(leaderboard.title)} · ${card.title}`
+    const title = `${view.renderer.text(leaderboard.title)} · ${card.title}`
     return renderTemplate('leaderboard', {
         ...layoutData(request, path, { page: pageNumber || undefined }),
         frame: {
@@ -66,8 +66,8 @@ export const leaderboardPage = (
             ogType: 'website',
             noIndex: item.fields.unlisted || item.fields.draft,
         },
-        title: state.renderer.text(leaderboard.title),
-        description: state.renderer.optionalText(leaderboard.description),
+        title: view.renderer.text(leaderboard.title),
+        description: view.renderer.optionalText(leaderboard.description),
         card,
         records: page.items.map((record) => recordView(request, record)),
         pager: pager(request, path, {}, page, pageNumber),
@@ -85,7 +85,7 @@ export const recordView = (request: PageRequest, record: LeaderboardEntryRecord)
             ? [
                   {
                       href: pageLink(request, itemPath('replay', name)),
-                      title: request.state.renderer.text(replay.fields.title),
+                      title: request.view.renderer.text(replay.fields.title),
                   },
               ]
             : []

@@ -35,17 +35,17 @@ const homeTypes = (request: PageRequest): ContentType[] => {
 }
 
 export const homePage = async (request: PageRequest) => {
-    const { catalog, state, t } = request
+    const { catalog, view, t } = request
     const { settings } = catalog
-    const title = state.renderer.text(settings.title)
-    const description = state.renderer.optionalText(settings.description) ?? ''
-    const banner = state.renderer.srl(settings.banner)
+    const title = view.renderer.text(settings.title)
+    const description = view.renderer.optionalText(settings.description) ?? ''
+    const banner = view.renderer.srl(settings.banner)
     const tiles = homeTypes(request).map((type) => {
         const listed = catalog.listed[type]
         return {
             href: pageLink(request, `/${type}s/list`),
             title:
-                state.renderer.optionalText(settings.types[type].title) ??
+                view.renderer.optionalText(settings.types[type].title) ??
                 typeTitle(type, request.page.locale),
             count: format(t.items, listed.length),
             image: itemImage(catalog, request, listed[0]!),

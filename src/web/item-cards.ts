@@ -1,5 +1,5 @@
 import type { Catalog, CatalogItem } from '../catalog/catalog.js'
-import type { AnyItem } from '../catalog/render-item.js'
+import type { AnyItem } from '../answers/render-item.js'
 import { contentTypeInfos, type ContentType } from '../content/item-types.js'
 import { pageLink, resourceLink, type PageRequest } from './page-frame.js'
 import { format, readableText } from './ui-text.js'
@@ -26,7 +26,7 @@ export const itemImage = (
     request: PageRequest,
     item: CatalogItem,
 ): ReturnType<typeof resourceLink> => {
-    const rendered = request.state.renderer.item(
+    const rendered = request.view.renderer.item(
         item as CatalogItem & { type: ContentType },
     ) as AnyItem
     if ('cover' in rendered) return resourceLink(request, rendered.cover)
@@ -36,7 +36,7 @@ export const itemImage = (
 }
 
 export const itemCard = (request: PageRequest, item: CatalogItem): ItemCard => {
-    const rendered = request.state.renderer.item(
+    const rendered = request.view.renderer.item(
         item as CatalogItem & { type: ContentType },
     ) as AnyItem
     return {

@@ -1,8 +1,8 @@
 import { Text } from '@sonolus/core'
 import type { CatalogItem } from '../catalog/catalog.js'
-import type { AnyItem } from '../catalog/render-item.js'
+import type { AnyItem } from '../answers/render-item.js'
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
-import { detailSections, hasCommunity } from '../http/routes/item-details.js'
+import { detailSections, hasCommunity } from '../answers/item-details.js'
 import { recordView } from './community-pages.js'
 import { commentView } from './comment-view.js'
 import { itemCard, itemPath } from './item-cards.js'
@@ -29,15 +29,15 @@ const topCount = 3
  * A post is an article; a playlist lists its levels; a replay leads to its level.
  */
 export const itemPage = async (request: PageRequest, item: CatalogItem, writable: boolean) => {
-    const { catalog, state, t } = request
-    const rendered = state.renderer.item(item as CatalogItem & { type: ContentType }) as AnyItem
+    const { catalog, view, t } = request
+    const rendered = view.renderer.item(item as CatalogItem & { type: ContentType }) as AnyItem
     const path = itemPath(item.type, item.name)
     const card = itemCard(request, item)
-    const description = state.renderer.optionalText(item.fields.description) ?? ''
+    const description = view.renderer.optionalText(item.fields.description) ?? ''
     const image = card.image
     const leaderboards = catalog.leaderboardsOf(item).map((leaderboard) => ({
-        title: state.renderer.text(leaderboard.title),
-        description: state.renderer.optionalText(leaderboard.description),
+        title: view.renderer.text(leaderboard.title),
+        description: view.renderer.optionalText(leaderboard.description),
         href: pageLink(request, `${path}/leaderboards/${encodeURIComponent(leaderboard.name)}`),
         records: leaderboard.records
             .slice(0, topCount)
@@ -59,7 +59,7 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
         },
         card,
         typeTitle:
-            state.renderer.optionalText(catalog.settings.types[item.type].title) ??
+            view.renderer.optionalText(catalog.settings.types[item.type].title) ??
             typeTitle(item.type, request.page.locale),
         typeHref: pageLink(request, `/${contentTypeInfos[item.type].plural}/list`),
         image,
@@ -90,7 +90,7 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
               }
             : undefined,
         leaderboards,
-        sections: detailSections(state, item).map((section) => ({
+        sections: detailSections(view, item).map((section) => ({
             title: sectionTitle(request, section.title),
             items: section.items.map((sectionItem) =>
                 itemCard(request, catalog.get(section.itemType as ContentType, sectionItem.name)!),

@@ -1,6 +1,6 @@
 import type { ContentType } from '../content/item-types.js'
-import { readItemQuery, selectItems } from '../http/item-query.js'
-import { pageSizes, paginate } from '../http/pagination.js'
+import { readItemQuery, selectItems } from '../answers/item-query.js'
+import { pageSizes, paginate } from '../answers/pagination.js'
 import { itemCard } from './item-cards.js'
 import { canonicalLink, layoutData, pageLink, type PageRequest } from './page-frame.js'
 import { pager } from './pager.js'
@@ -12,9 +12,9 @@ import { typeTitle } from './ui-text.js'
  * quick search: the words are looked for in titles, artists, authors and tags.
  */
 export const listPage = (request: PageRequest, type: ContentType) => {
-    const { catalog, state } = request
+    const { catalog, view } = request
     const settings = catalog.settings.types[type]
-    const keywords = (state.query.get('keywords') ?? '').slice(0, 200)
+    const keywords = (view.query.get('keywords') ?? '').slice(0, 200)
     const query = readItemQuery(settings, {
         get: (key) =>
             key === 'type'
@@ -25,16 +25,15 @@ export const listPage = (request: PageRequest, type: ContentType) => {
                   ? keywords
                   : undefined,
     })
-    const items = selectItems(catalog, type, query, state.configurationFilters(type))
-    const page = paginate(items, pageSizes.items, state.query, settings.paging, (item) => item.name)
+    const items = selectItems(catalog, type, query, view.configurationFilters(type))
+    const page = paginate(items, pageSizes.items, view.query, settings.paging, (item) => item.name)
     const path = `/${type}s/list`
-    const pageNumber = Number(state.query.get('page') ?? 0)
-    const title =
-        state.renderer.optionalText(settings.title) ?? typeTitle(type, request.page.locale)
+    const pageNumber = Number(view.query.get('page') ?? 0)
+    const title = view.renderer.optionalText(settings.title) ?? typeTitle(type, request.page.locale)
     const params = {
         keywords: keywords || undefined,
         page: pageNumber || undefined,
-        cursor: state.query.get('cursor'),
+        cursor: view.query.get('cursor'),
     }
     return renderTemplate('list', {
         ...layoutData(request, path, params),
@@ -47,7 +46,7 @@ export const listPage = (request: PageRequest, type: ContentType) => {
         },
         title,
         keywords,
-        searchable: state.searchable,
+        searchable: view.searchable,
         searchAction: pageLink(request, path),
         lang: request.page.explicit ? request.page.locale : undefined,
         items: page.items.map((item) => itemCard(request, item)),
@@ -57,7 +56,7 @@ export const listPage = (request: PageRequest, type: ContentType) => {
             { keywords: keywords || undefined },
             page,
             pageNumber,
-            state.query.get('cursor') !== undefined,
+            view.query.get('cursor') !== undefined,
         ),
     })
 }

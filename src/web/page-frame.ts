@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js'
-import type { RequestState } from '../http/request-state.js'
+import type { RequestView } from '../answers/request-view.js'
 import type { Srl } from '@sonolus/core'
 import { localeName, type PageLocale } from './locale.js'
 import { format, uiText, type UiText } from './ui-text.js'
@@ -8,7 +8,7 @@ import { assetPaths } from './assets.js'
 /** What every page of one request is built from. */
 export type PageRequest = {
     catalog: Catalog
-    state: RequestState
+    view: RequestView
     page: PageLocale
     t: UiText
     /** The public address of this server (--address, else the request's origin), without a trailing slash. */
@@ -82,7 +82,7 @@ export const layoutData = (
     const problems = catalog.problems.length
     return {
         t,
-        siteTitle: request.state.renderer.text(catalog.settings.title),
+        siteTitle: request.view.renderer.text(catalog.settings.title),
         home: pageLink(request, '/'),
         assets: assetPaths(request.basePath),
         languages:
@@ -112,7 +112,7 @@ const definedParams = (params: Record<string, string | number | undefined>) =>
             .map(([key, value]) => [key, String(value)]),
     )
 
-/** Makes a page's request context from the state the HTTP edge built for the locale chosen. */
+/** Makes a page's request context from the view the HTTP edge made for the locale chosen. */
 export const pageRequest = (fields: Omit<PageRequest, 't'>): PageRequest => ({
     ...fields,
     t: uiText(fields.page.locale),

@@ -1,4 +1,4 @@
-import type { Page } from '../http/pagination.js'
+import type { Page } from '../answers/pagination.js'
 import { pageLink, type PageRequest } from './page-frame.js'
 import { format } from './ui-text.js'
 

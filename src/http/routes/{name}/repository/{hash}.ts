@@ -1,0 +1,79 @@
+import type { Context } from 'koa'
+import { readFile, stat } from 'node:fs/promises'
+import send from 'send'
+import { cachedForSeconds, immutableCacheControl } from '../../../../answers/served-headers.js'
+import type { Containment } from '../../../../content/containment.js'
+import type { ServedFile } from '../../../../content/resources.js'
+import { notFound } from '../../../http-error.js'
+import type { ShelfHandler } from '../../../request-state.js'
+
+const sha1Hex = /^[0-9a-f]{40}$/
+
+/**
+ * Resources up to this size (covers, thumbnails, most data files) are answered as bytes in
+ * memory, so that the app's answers kept per snapshot hold them; larger ones stream from disk.
+ */
+const inMemoryBytes = 256 * 1024
+
+/**
+ * `GET /{name}/repository/{hash}`: resource bytes by hash, cached for a year as immutable. A
+ * small resource is read whole and answered like any other body (Koa answers its conditional
+ * GET, and the answer is kept for the next guest); `send` answers Range requests (audio seeking)
+ * and every larger resource from the file.
+ */
+export const getResource =
+    (containment: Containment): ShelfHandler =>
+    async (ctx) => {
+        const hash = String(ctx.params.hash)
+        if (!sha1Hex.test(hash)) notFound(`"${hash.slice(0, 60)}" is not a resource hash`)
+        const known =
+            ctx.state.shelf.catalog.resources.get(hash) ?? notFound(`no resource with hash ${hash}`)
+        // The file was inside when it was read; it may have become a link to anywhere since.
+        const path = (await containment.servable(known.path)) ?? notFound(missingOnDisk(hash))
+        const file = { ...known, path }
+        ctx.set('Content-Type', file.contentType)
+        ctx.set('ETag', `"${hash}"`)
+        const size = ctx.get('Range') ? undefined : (await stat(path).catch(() => undefined))?.size
+        if (size !== undefined && size <= inMemoryBytes) await answerFromMemory(ctx, file, hash)
+        else await answerWithSend(ctx, file, hash)
+    }
+
+const missingOnDisk = (hash: string) => `resource ${hash} is missing on disk`
+
+const answerFromMemory = async (ctx: Context, file: ServedFile, hash: string) => {
+    const bytes = await readFile(file.path).catch(() => notFound(missingOnDisk(hash)))
+    // The header `send` writes for the larger ones, from the same settings.
+    ctx.set('Cache-Control', immutableCacheControl)
+    ctx.body = bytes
+}
+
+const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
+    // `send` writes the response itself; the status must leave Koa's default 404 first, or
+    // `send` would take the response for an error and never answer 304.
+    ctx.status = 200
+    ctx.respond = false
+    await new Promise<void>((resolve, reject) => {
+        send(ctx.req, file.path, {
+            maxAge: cachedForSeconds * 1000,
+            immutable: true,
+            lastModified: false,
+            etag: false,
+        })
+            .on('error', (error: Error & { status?: number }) => {
+                ctx.res.statusCode = error.status ?? 500
+                ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
+                ctx.res.end(
+                    JSON.stringify({
+                        message:
+                            error.status === 404 ? missingOnDisk(hash) : 'cannot read the resource',
+                    }),
+                )
+                resolve()
+            })
+            .on('end', resolve)
+            .pipe(ctx.res)
+            .on('error', reject)
+        // A client gone mid-file ends the answer too: `send` stops reading, and 'end' never comes.
+        ctx.res.once('close', resolve)
+    })
+}

@@ -1,0 +1,16 @@
+import type { ServerItemLeaderboardRecordDetails } from '@sonolus/core'
+import { recordDetails } from '../../../../../../../../answers/leaderboards.js'
+import { notFound } from '../../../../../../../http-error.js'
+import { leaderboardParam } from '../../../../../../../path-params.js'
+import type { ShelfHandler } from '../../../../../../../request-state.js'
+import { respond } from '../../../../../../../respond.js'
+
+/** E23 `GET /{name}/{type}/{itemName}/leaderboards/{leaderboardName}/records/{recordName}`: the replays behind a record. */
+export const getRecord: ShelfHandler = (ctx) => {
+    const leaderboard = leaderboardParam(ctx)
+    const name = String(ctx.params.recordName)
+    const record =
+        leaderboard.records.find((entry) => entry.name === name) ??
+        notFound(`record "${name}" not found in leaderboard "${leaderboard.name}"`)
+    respond<ServerItemLeaderboardRecordDetails>(ctx, recordDetails(ctx.state.shelf, record))
+}
