@@ -1,8 +1,7 @@
-import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { jsonErrorPosition } from '../content/parse-file.js'
-import { ContentError } from '../content/problems.js'
-import { schemasFolder } from '../content/validate.js'
+import { jsonErrorPosition } from '../util/json-position.js'
+import { ChartError } from './chart-error.js'
 import type { ChartFormat } from './chart-formats.js'
 import type { ConvertAnswer, ConvertRequest } from './chart-worker.js'
 import type { EnginePackage } from './engine-packages.js'
@@ -49,6 +48,11 @@ const startWorker = (options: ConstructorParameters<typeof Worker>[1]) =>
           )
         : new Worker(workerModule, options)
 
+/** The protocol's LevelData schema, in Shelf's schemas/ (two folders up from src/charts and dist/charts). */
+const levelDataSchema = fileURLToPath(
+    new URL('../../schemas/level-data.schema.json', import.meta.url),
+)
+
 type Job = { request: ConvertRequest; done: (answer: ConvertAnswer) => void }
 
 /**
@@ -67,7 +71,7 @@ export class ChartConverter {
         private readonly maxWorkers = 2,
     ) {}
 
-    /** The chart converted by the package's own functions; a ContentError saying why not. */
+    /** The chart converted by the package's own functions; a ChartError saying why not. */
     async convert(pack: EnginePackage, format: ChartFormat, source: Buffer): Promise<Converted> {
         const answer = await new Promise<ConvertAnswer>((done) => {
             this.queue.push({
@@ -87,7 +91,7 @@ export class ChartConverter {
         const position = answer.message.startsWith('invalid JSON')
             ? jsonErrorPosition(source.toString('utf8'), new Error(answer.message))
             : {}
-        throw new ContentError(`${format.title} not converted: ${answer.message}`, position)
+        throw new ChartError(`${format.title} not converted: ${answer.message}`, position)
     }
 
     /** Ends the workers; conversions asked for after this are refused. */
@@ -109,7 +113,7 @@ export class ChartConverter {
 
     private startWorker() {
         const worker = startWorker({
-            workerData: { schema: join(schemasFolder, 'level-data.schema.json') },
+            workerData: { schema: levelDataSchema },
             resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
         })
         // A worker that stops while idle is not handed the next chart.

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { ContentError } from '../content/problems.js'
-import type { LocalizedText } from '../content/text.js'
+import { ChartError } from './chart-error.js'
 import { chartFormats, type ChartFormat } from './chart-formats.js'
 import { importExports } from './package-exports.js'
+
+/** A text as packages give it: one string, or one per locale code. */
+type Text = string | Record<string, string>
 
 /** An engine published on npm, as installed: its files, its texts and the charts it converts. */
 export type EnginePackage = {
@@ -15,7 +17,7 @@ export type EnginePackage = {
     /** The engine's files by resource role, absolute paths into the installed package. */
     files: Record<string, string>
     /** Title, subtitle, author and description the package gives the engine. */
-    texts: Partial<Record<'title' | 'subtitle' | 'author' | 'description', LocalizedText>>
+    texts: Partial<Record<'title' | 'subtitle' | 'author' | 'description', Text>>
     /** The chart formats the package exports converters for. */
     formats: readonly ChartFormat[]
 }
@@ -52,7 +54,7 @@ export class EnginePackages {
         ]
     }
 
-    /** The installed package of this name; a ContentError saying what to run when there is none. */
+    /** The installed package of this name; a ChartError saying what to run when there is none. */
     find(name: string): Promise<EnginePackage> {
         let found = this.found.get(name)
         if (!found) {
@@ -67,7 +69,7 @@ export class EnginePackages {
         const require = this.requires.find((candidate) => packageFolder(candidate, name))
         const folder = require && packageFolder(require, name)
         if (!require || !folder)
-            throw new ContentError(
+            throw new ChartError(
                 `engine package "${name}" is not installed: run \`npm install ${name}\` in Shelf's folder (or in the content folder)`,
             )
         const info = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as PackageJson
@@ -76,7 +78,7 @@ export class EnginePackages {
             const path = resolveOrUndefined(require, `${name}/${entry}`)
             if (path) files[role] = path
             else if (!optionalFiles.has(role))
-                throw new ContentError(
+                throw new ChartError(
                     `"${name}" is no engine package: it exposes no ${entry} (an engine package exposes ${Object.values(fileExports).join(', ')})`,
                 )
         }
@@ -114,13 +116,13 @@ const loadExports = async (entry: string, name: string) => {
     try {
         return await importExports(entry)
     } catch (error) {
-        throw new ContentError(
+        throw new ChartError(
             `engine package "${name}" cannot be loaded: ${(error as Error).message}`,
         )
     }
 }
 
-const isText = (value: unknown): value is LocalizedText =>
+const isText = (value: unknown): value is Text =>
     typeof value === 'string' ||
     (typeof value === 'object' &&
         value !== null &&

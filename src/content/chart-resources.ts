@@ -1,15 +1,29 @@
+/**
+ * Where the loader meets src/charts/: engines whose files and texts come from an npm package,
+ * and levels whose data is a chart that their engine's package converts.
+ */
 import { statSync } from 'node:fs'
-import type { ItemRecord } from '../content/load.js'
-import { ContentError } from '../content/problems.js'
-import type { Resource, ResourceProcessor } from '../content/resources.js'
-import type { ChartFormat } from './chart-formats.js'
-import type { ChartConverter } from './chart-converter.js'
-import type { EnginePackage, EnginePackages } from './engine-packages.js'
+import type { ChartConverter } from '../charts/chart-converter.js'
+import { ChartError } from '../charts/chart-error.js'
+import type { ChartFormat } from '../charts/chart-formats.js'
+import type { EnginePackage, EnginePackages } from '../charts/engine-packages.js'
+import type { ItemRecord } from './load.js'
+import { ContentError } from './problems.js'
+import type { Resource, ResourceProcessor } from './resources.js'
 
 /** What the loader needs for engines from npm packages and charts as level data. */
 export type ChartTools = {
     packages: EnginePackages
     converter: ChartConverter
+}
+
+/** A problem of src/charts/ as one of the file being loaded. */
+const asContentError = async <T>(work: Promise<T>) => {
+    try {
+        return await work
+    } catch (error) {
+        throw error instanceof ChartError ? new ContentError(error.message, error.position) : error
+    }
 }
 
 /** What names the bytes a package made, so that another version makes them again. */
@@ -20,7 +34,7 @@ const maker = (pack: EnginePackage) => `${pack.name}@${pack.version}`
  * texts the package gives the engine. A record that still has no title is refused.
  */
 export const packagedEngineRecord = async (tools: ChartTools, data: Record<string, unknown>) => {
-    const pack = await tools.packages.find(String(data.package))
+    const pack = await asContentError(tools.packages.find(String(data.package)))
     const merged = { ...pack.texts, ...data }
     if (merged.title === undefined)
         throw new ContentError(
@@ -81,6 +95,6 @@ export const convertedChart = async (
     return processor.processMade(
         path,
         maker(pack),
-        async (source) => (await tools.converter.convert(pack, format, source)).bytes,
+        async (source) => (await asContentError(tools.converter.convert(pack, format, source))).bytes,
     )
 }
