@@ -46,6 +46,7 @@ const level = (name: string, engine: string) => {
     }
 }
 
+const ownThumbnail = tinyPng(9, 9, 9)
 const engineUses = 'skin: s1\nbackground: b1\neffect: fx1\nparticle: p1\n'
 
 const serverYaml = `title: Charts
@@ -83,6 +84,7 @@ test.before(async () => {
         'server.yaml': serverYaml,
         'engines/sekai/item.yaml': `package: sonolus-pjsekai-engine\n${engineUses}`,
         'engines/bandori/item.yaml': `package: sonolus-bandori-engine\ntitle: Our Bandori\n${engineUses}`,
+        'engines/bandori/thumbnail.png': ownThumbnail,
         'engines/not-installed/item.yaml': `package: sonolus-not-installed-engine\n${engineUses}`,
         ...level('sus-level', 'sekai'),
         'levels/sus-level/data.sus': susChart(6),
@@ -173,11 +175,21 @@ test('an engine naming a package serves the package files and texts; its fields 
         )
         assert.is(srl.hash, sha1(served.bytes))
     }
-    const bandori = await getJson<{ item: { title: string; subtitle: string } }>(
-        `${server.root}/engines/bandori`,
-    )
+    const bandori = await getJson<{
+        item: {
+            title: string
+            subtitle: string
+            thumbnail: { hash: string }
+            playData: { hash: string }
+        }
+    }>(`${server.root}/engines/bandori`)
     assert.is(bandori.body.item.title, 'Our Bandori', "the record's title wins")
     assert.match(bandori.body.item.subtitle, /BanG Dream/, "the package's subtitle fills in")
+    assert.is(bandori.body.item.thumbnail.hash, sha1(ownThumbnail), "the folder's own file wins")
+    assert.is(
+        bandori.body.item.playData.hash,
+        sha1(packageFile('sonolus-bandori-engine', 'EnginePlayData')),
+    )
 })
 
 test("the engine's page names its package and version", async () => {
