@@ -243,6 +243,18 @@ test("a chart that the level's engine does not convert is a problem at the chart
     assert.is((await fetch(`${server.root}/levels/wrong-engine`)).status, 404)
 })
 
+test("an engine that gains a package converts its levels' charts in the same reload", async () => {
+    assert.is((await fetch(`${server.root}/levels/plain-engine`)).status, 404)
+    const report = await afterReload('engines/eng1/item.yaml', () =>
+        writeFile(
+            join(content, 'engines/eng1/item.yaml'),
+            `title: Engine eng1\npackage: sonolus-pjsekai-engine\n${engineUses}`,
+        ),
+    )
+    assert.not.ok(report.problems.some((problem) => problem.file.startsWith('levels/plain-engine')))
+    assert.is((await servedLevelData(server.root, 'plain-engine')).notes, 2)
+})
+
 test('an edited chart is served after its reload', async () => {
     const before = await servedLevelData(server.root, 'sus-level')
     const report = await afterReload('levels/sus-level/data.sus', () =>
