@@ -53,6 +53,9 @@ const levelDataSchema = fileURLToPath(
     new URL('../../schemas/level-data.schema.json', import.meta.url),
 )
 
+/** How long a worker waits idle for the next chart before it is ended. */
+const idleWorkerMs = 60_000
+
 type Job = { request: ConvertRequest; done: (answer: ConvertAnswer) => void }
 
 /**
@@ -62,6 +65,8 @@ type Job = { request: ConvertRequest; done: (answer: ConvertAnswer) => void }
  */
 export class ChartConverter {
     private readonly idle: Worker[] = []
+    /** When each idle worker is ended: a worker holds its heap, which a server that converts no chart for a while gives back. */
+    private readonly retirements = new Map<Worker, NodeJS.Timeout>()
     private busy = 0
     private readonly queue: Job[] = []
     private closed = false
@@ -107,8 +112,17 @@ export class ChartConverter {
                 job.done({ ok: false, message: 'the server is closing' })
                 continue
             }
-            this.run(this.idle.pop() ?? this.startWorker(), job)
+            const idle = this.idle.pop()
+            if (idle) clearTimeout(this.retirements.get(idle))
+            this.run(idle ?? this.startWorker(), job)
         }
+    }
+
+    private retire(worker: Worker) {
+        const index = this.idle.indexOf(worker)
+        if (index < 0) return
+        this.idle.splice(index, 1)
+        void worker.terminate()
     }
 
     private startWorker() {
@@ -120,6 +134,8 @@ export class ChartConverter {
         worker.once('exit', () => {
             const index = this.idle.indexOf(worker)
             if (index >= 0) this.idle.splice(index, 1)
+            clearTimeout(this.retirements.get(worker))
+            this.retirements.delete(worker)
         })
         return worker
     }
@@ -138,6 +154,10 @@ export class ChartConverter {
             if (reusable && !this.closed) {
                 worker.unref()
                 this.idle.push(worker)
+                this.retirements.set(
+                    worker,
+                    setTimeout(() => this.retire(worker), idleWorkerMs).unref(),
+                )
             } else void worker.terminate()
             job.done(answer)
             this.next()
