@@ -422,7 +422,7 @@ test('a restart converts no chart that did not change', async () => {
     // With no time to convert anything, only charts converted before can serve.
     server = await startTestServer({ content, cache, watch: true, chartLimits: { timeoutMs: 1 } })
     assert.is((await servedLevelData(server.root, 'bestdori-level')).hash, before.hash)
-    const changed = await hostile('changed-after-restart', 'data.usc', uscChart(2))
+    const changed = await hostile('changed-after-restart', 'data.usc', uscChart(2_000))
     assert.match(changed.message, 'took longer than 0.001 s: refused')
 })
 

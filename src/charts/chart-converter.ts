@@ -3,11 +3,15 @@ import { Worker } from 'node:worker_threads'
 import { jsonErrorPosition } from '../util/json-position.js'
 import { ChartError } from './chart-error.js'
 import type { ChartFormat } from './chart-formats.js'
-import type { ConvertAnswer, ConvertRequest } from './chart-worker.js'
+import type { ConversionStarted, ConvertAnswer, ConvertRequest } from './chart-worker.js'
 import type { EnginePackage } from './engine-packages.js'
 
 export type ConversionLimits = {
-    /** How long one chart may take to convert; past it the worker is ended and the chart refused. */
+    /**
+     * How long one chart may take to convert, from when the package's converter starts on it (a
+     * worker's start and the package's loading are not the chart's doing); past it the worker is
+     * ended and the chart refused.
+     */
     timeoutMs: number
     /** The worker's heap; a chart that needs more is refused. */
     memoryMb: number
@@ -52,6 +56,9 @@ const startWorker = (options: ConstructorParameters<typeof Worker>[1]) =>
 const levelDataSchema = fileURLToPath(
     new URL('../../schemas/level-data.schema.json', import.meta.url),
 )
+
+/** How long a worker may take to start and load a package, on a machine however busy. */
+const startupMs = 120_000
 
 /** How long a worker waits idle for the next chart before it is ended. */
 const idleWorkerMs = 60_000
@@ -162,7 +169,21 @@ export class ChartConverter {
             job.done(answer)
             this.next()
         }
-        const onMessage = (answer: ConvertAnswer) => finish(answer, true)
+        const onMessage = (message: ConvertAnswer | ConversionStarted) => {
+            if (!('started' in message)) return finish(message, true)
+            clearTimeout(timer)
+            timer = setTimeout(
+                () =>
+                    finish(
+                        {
+                            ok: false,
+                            message: `converting it took longer than ${this.limits.timeoutMs / 1000} s: refused`,
+                        },
+                        false,
+                    ),
+                this.limits.timeoutMs,
+            )
+        }
         const onError = (error: Error & { code?: string }) =>
             finish(
                 {
@@ -175,16 +196,17 @@ export class ChartConverter {
                 false,
             )
         const onExit = () => finish({ ok: false, message: 'the converter stopped' }, false)
-        const timer = setTimeout(
+        // Until the converter starts, the worker is starting or loading the package: a wide bound.
+        let timer = setTimeout(
             () =>
                 finish(
                     {
                         ok: false,
-                        message: `converting it took longer than ${this.limits.timeoutMs / 1000} s: refused`,
+                        message: `the converter did not start within ${startupMs / 1000} s`,
                     },
                     false,
                 ),
-            this.limits.timeoutMs,
+            startupMs,
         )
         worker.on('message', onMessage).on('error', onError).on('exit', onExit)
         worker.postMessage(job.request)

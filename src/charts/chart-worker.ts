@@ -20,6 +20,9 @@ export type ConvertRequest = {
     maxEntities: number
 }
 
+/** Said when the package's converter starts on the chart: its time bound starts then. */
+export type ConversionStarted = { started: true }
+
 export type ConvertAnswer =
     { ok: true; bytes: Uint8Array; entities: number } | { ok: false; message: string }
 
@@ -54,6 +57,7 @@ const convert = async ({ entry, packageName, format, source, maxEntities }: Conv
     if (!packages.has(entry)) packages.set(entry, importExports(entry))
     const exports = await packages.get(entry)!
     let value = chart
+    parentPort!.postMessage({ started: true } satisfies ConversionStarted)
     for (const name of chartFormat.converters) {
         const converter = exports[name]
         if (typeof converter !== 'function') throw new Refused(`${packageName} exports no ${name}`)
