@@ -1,9 +1,9 @@
 /**
  * The shape of the code, checked on its imports: data flows one way (files → records → catalog
  * snapshot → answers → HTTP, pages, export), so no folder of src/ imports another that imports
- * it back, and the domain folders never reach the edges that serve them. Every import counts,
- * `import type` and `import()` included. The checker runs on a made-up tree first, so that it
- * cannot pass by finding nothing.
+ * it back, and the domain folders never reach the edges that serve them, nor Koa. Every import
+ * counts, `import type` and `import()` included. The checker runs on a made-up tree first, so
+ * that it cannot pass by finding nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, posix, relative } from 'node:path'
@@ -42,6 +42,12 @@ const forbidden: Record<string, string[]> = {
     export: ['http'],
 }
 
+/** Packages of the HTTP edge: a domain folder speaks in plain values, never in a Koa context. */
+const edgePackages = ['koa', 'koa-body', '@koa/router', '@koa/etag']
+const forbiddenPackages: Record<string, string[]> = Object.fromEntries(
+    domain.map((layer) => [layer, edgePackages]),
+)
+
 type Import = { from: string; to: string }
 
 /** A file's layer: its top folder under src/, or the file itself when it sits in src/. */
@@ -57,6 +63,22 @@ const importsOf = (files: Map<string, string>): Import[] =>
             .map((specifier) => ({
                 from,
                 to: posix.join(posix.dirname(from), specifier).replace(/\.js$/, '.ts'),
+            })),
+    )
+
+/** Every import of a package by a file of src/: the package's name, without a path inside it. */
+const packageImportsOf = (files: Map<string, string>): Import[] =>
+    [...files].flatMap(([from, text]) =>
+        ts
+            .preProcessFile(text, true, true)
+            .importedFiles.map(({ fileName }) => fileName)
+            .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+            .map((specifier) => ({
+                from,
+                to: specifier
+                    .split('/')
+                    .slice(0, specifier.startsWith('@') ? 2 : 1)
+                    .join('/'),
             })),
     )
 
@@ -111,6 +133,12 @@ const forbiddenImports = (imports: Import[]): string[] =>
         .filter(({ from, to }) => forbidden[layerOf(from)]?.includes(layerOf(to)))
         .map(({ from, to }) => `${from} → ${to}: ${layerOf(from)} may not import ${layerOf(to)}`)
 
+/** Packages a layer may not import. */
+const forbiddenPackageImports = (imports: Import[]): string[] =>
+    imports
+        .filter(({ from, to }) => forbiddenPackages[layerOf(from)]?.includes(to))
+        .map(({ from, to }) => `${from} → ${to}: ${layerOf(from)} may not import ${to}`)
+
 const sourceFiles = (root: string) =>
     new Map(
         readdirSync(root, { recursive: true, encoding: 'utf8' })
@@ -121,13 +149,15 @@ const sourceFiles = (root: string) =>
             ]),
     )
 
-test('the checker finds a made-up cycle and a made-up forbidden import', () => {
+test('the checker finds a made-up cycle, a made-up forbidden import and a forbidden package', () => {
     const files = new Map([
         ['catalog/catalog.ts', "import type { X } from '../content/load.js'"],
         ['content/load.ts', "export const y = await import('../catalog/catalog.js')"],
         ['answers/forms.ts', "import {\n    a,\n    b,\n} from '../http/routes/{name}/info.js'"],
         ['http/routes/{name}/info.ts', "import { forms } from '../../../answers/forms.js'"],
         ['web/page.ts', "export { z } from '../http/respond.js'"],
+        ['writes/upload.ts', "import type { Context } from 'koa'\nimport { x } from 'yaml'"],
+        ['http/body.ts', "const { koaBody } = await import('koa-body/lib/index.js')"],
     ])
     const imports = importsOf(files)
     assert.equal(imports.length, 5)
@@ -139,6 +169,14 @@ test('the checker finds a made-up cycle and a made-up forbidden import', () => {
         'answers/forms.ts → http/routes/{name}/info.ts: answers may not import http',
         'web/page.ts → http/respond.ts: web may not import http',
     ])
+    const packages = packageImportsOf(files)
+    assert.equal(
+        packages.map(({ to }) => to),
+        ['koa', 'yaml', 'koa-body'],
+    )
+    assert.equal(forbiddenPackageImports(packages), [
+        'writes/upload.ts → koa: writes may not import koa',
+    ])
 })
 
 test('src/ has no cycle between folders and no forbidden import', () => {
@@ -148,7 +186,12 @@ test('src/ has no cycle between folders and no forbidden import', () => {
     assert.ok(files.size > 100, `only ${files.size} files found under ${srcRoot}`)
     assert.ok(imports.some(({ from, to }) => from.startsWith('http/') && to.startsWith('answers/')))
     for (const { to } of imports) assert.ok(files.has(to), `an import of a missing file: ${to}`)
-    assert.equal([...cycles(imports), ...forbiddenImports(imports)], [])
+    const packages = packageImportsOf(files)
+    assert.ok(packages.some(({ from, to }) => from.startsWith('http/') && to === 'koa'))
+    assert.equal(
+        [...cycles(imports), ...forbiddenImports(imports), ...forbiddenPackageImports(packages)],
+        [],
+    )
 })
 
 test.run()

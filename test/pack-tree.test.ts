@@ -372,7 +372,13 @@ test('.png, .mp3 and .zip resources are served byte-identical to the files', asy
         `effects/${engine.effect.name}/audio.zip`,
         'application/zip',
     )
-    assert.is(level.preview, undefined, 'no preview file, no preview')
+    await assertFileResource(
+        server,
+        level.preview,
+        tree.dir,
+        `levels/${name}/preview.mp3`,
+        'audio/mpeg',
+    )
 })
 
 test('a <role>.srl file is served as the Srl it contains', async () => {

@@ -2,10 +2,11 @@ import type {
     ServerItemCommunityComment,
     ServerItemCommunityCommentList,
     ServerItemCommunityInfo,
+    ServerSubmitItemCommunityActionResponse,
 } from '@sonolus/core'
 import type { CatalogItem } from '../catalog/catalog.js'
 import type { ContentType } from '../content/item-types.js'
-import type { CommentRecord } from '../content/load.js'
+import type { CommentRecord } from '../content/comment-file.js'
 import { mayModify } from '../writes/permissions.js'
 import { renderForms } from './forms.js'
 import { pageSizes, paginate } from './pagination.js'
@@ -63,3 +64,10 @@ const renderComment = (
             ? renderForms(view.catalog.settings.types[type].commentActions, view.renderer)
             : [],
 })
+
+/** After a comment is posted or removed: reload the community and show the first page, where the newest are. */
+export const refreshComments: Omit<ServerSubmitItemCommunityActionResponse, 'key' | 'hashes'> = {
+    shouldUpdateCommunity: true,
+    shouldUpdateComments: true,
+    shouldNavigateCommentsToPage: 0,
+}

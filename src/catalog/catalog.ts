@@ -5,7 +5,8 @@ import type { ServedFile } from '../content/resources.js'
 import type { ServerSettings } from '../content/server-settings.js'
 import { localesOf, type LocalizedText } from '../content/text.js'
 import { LayeredMap } from '../util/layered-map.js'
-import { newestFirst, patchSorted, type Order } from './order.js'
+import { newestFirst } from './order.js'
+import { patchSorted, type Order } from '../util/sorted-list.js'
 import { referrers, Resolution, type ItemChange } from './resolution.js'
 import { makeSearchable, SearchIndex } from './search-index.js'
 import { sortItems, sortOrder, type ItemSort } from './search.js'
@@ -56,6 +57,8 @@ export class Catalog {
     private readonly authors: Partial<
         Record<ContentType, LayeredMap<string, readonly CatalogItem[]>>
     > = {}
+    /** The listed items of a type pointing at each name through a field (`replay:level`), newest first. */
+    private readonly referring = new Map<string, LayeredMap<string, readonly CatalogItem[]>>()
     private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
     private readonly users = new Map<CatalogItem, Map<ContentType, CatalogItem[]>>()
 
@@ -122,12 +125,7 @@ export class Catalog {
         if (!users) {
             users = new Map()
             for (const { type, field } of referrers.get(item.type) ?? []) {
-                const using = this.listed[type].filter((other) => {
-                    const value = other.fields.references[field]
-                    return (
-                        value === item.name || (Array.isArray(value) && value.includes(item.name))
-                    )
-                })
+                const using = this.referringTo(type, field).get(item.name) ?? []
                 if (using.length) users.set(type, [...(users.get(type) ?? []), ...using])
             }
             this.users.set(item, users)
@@ -135,11 +133,21 @@ export class Catalog {
         return users
     }
 
+    private referringTo(type: ContentType, field: string) {
+        const key = referringKey(type, field)
+        let groups = this.referring.get(key)
+        if (!groups) {
+            groups = LayeredMap.of(groupBy(this.listed[type], referencedBy(field)))
+            this.referring.set(key, groups)
+        }
+        return groups
+    }
+
     /** Listed items of the item's type by the same author (none for an item without one), newest first. */
     byAuthor(item: CatalogItem): readonly CatalogItem[] {
         const key = authorKey(item)
         if (key === undefined) return []
-        this.authors[item.type] ??= LayeredMap.of(groupByAuthor(this.listed[item.type]))
+        this.authors[item.type] ??= LayeredMap.of(groupBy(this.listed[item.type], authorKeys))
         return this.authors[item.type]!.get(key) ?? []
     }
 
@@ -189,7 +197,16 @@ export class Catalog {
             this.searchIndexes[type] = index
         }
         const authors = base.authors[type]
-        if (authors) this.authors[type] = patchGroups(authors, change, authorKey, newestFirst)
+        if (authors) this.authors[type] = patchGroups(authors, change, authorKeys, newestFirst)
+        for (const { field } of contentTypeInfos[type].references) {
+            const key = referringKey(type, field)
+            const groups = base.referring.get(key)
+            if (groups)
+                this.referring.set(
+                    key,
+                    patchGroups(groups, change, referencedBy(field), newestFirst),
+                )
+        }
         // Titles and authors sort by their text in the fallback locale: another one orders them anew.
         if (base.settings.fallbackLocale !== this.settings.fallbackLocale) return
         for (const [key, { sort, list }] of base.sortedLists) {
@@ -267,14 +284,28 @@ const listChangeOf = (changes: readonly ItemChange[]): ListChange => ({
 const authorKey = (item: CatalogItem) =>
     item.fields.author === '' ? undefined : JSON.stringify(item.fields.author)
 
-const groupByAuthor = (items: readonly CatalogItem[]) => {
+const authorKeys = (item: CatalogItem) => {
+    const key = authorKey(item)
+    return key === undefined ? [] : [key]
+}
+
+const referringKey = (type: ContentType, field: string) => `${type}:${field}`
+
+/** The names an item's reference field points at. */
+const referencedBy = (field: string) => (item: CatalogItem) => {
+    const value = item.fields.references[field]
+    return typeof value === 'string' ? [value] : Array.isArray(value) ? [...new Set(value)] : []
+}
+
+/** Sorted items in groups by their keys (an item with several keys is in each of their groups), each in the items' order. */
+const groupBy = (items: readonly CatalogItem[], keysOf: (item: CatalogItem) => string[]) => {
     const groups = new Map<string, CatalogItem[]>()
     for (const item of items) {
-        const key = authorKey(item)
-        if (key === undefined) continue
-        const group = groups.get(key)
-        if (group) group.push(item)
-        else groups.set(key, [item])
+        for (const key of keysOf(item)) {
+            const group = groups.get(key)
+            if (group) group.push(item)
+            else groups.set(key, [item])
+        }
     }
     return groups
 }
@@ -283,20 +314,14 @@ const groupByAuthor = (items: readonly CatalogItem[]) => {
 const patchGroups = (
     groups: LayeredMap<string, readonly CatalogItem[]>,
     { removed, added }: ListChange,
-    keyOf: (item: CatalogItem) => string | undefined,
+    keysOf: (item: CatalogItem) => string[],
     order: Order<CatalogItem>,
 ) => {
     const touched = new Map<string, ListChange>()
     const changeOf = (key: string) =>
         touched.get(key) ?? touched.set(key, { removed: [], added: [] }).get(key)!
-    for (const item of removed) {
-        const key = keyOf(item)
-        if (key !== undefined) changeOf(key).removed.push(item)
-    }
-    for (const item of added) {
-        const key = keyOf(item)
-        if (key !== undefined) changeOf(key).added.push(item)
-    }
+    for (const item of removed) for (const key of keysOf(item)) changeOf(key).removed.push(item)
+    for (const item of added) for (const key of keysOf(item)) changeOf(key).added.push(item)
     const patched = new Map<string, readonly CatalogItem[] | undefined>()
     for (const [key, change] of touched) {
         const group = patchSorted(groups.get(key) ?? [], change.removed, change.added, order)

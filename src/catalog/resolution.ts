@@ -39,6 +39,14 @@ export type ItemChange = { before?: ItemRecord; after?: ItemRecord }
 const byType = <T>(make: () => T) =>
     Object.fromEntries(contentTypes.map((type) => [type, make()])) as Record<ContentType, T>
 
+/** The replays an item's leaderboards name. */
+const replaysNamed = (item: ItemRecord) =>
+    new Set(
+        item.leaderboards.flatMap((leaderboard) =>
+            leaderboard.records.flatMap((entry) => entry.replays),
+        ),
+    )
+
 const keyOf = (record: ItemRecord) => `${record.type}/${record.name}`
 
 const namesAny = (value: ReferenceValue | undefined, names: ReadonlySet<string>) =>
@@ -65,8 +73,8 @@ export class Resolution {
     private readonly drafts = byType(() => new Set<string>())
     /** Candidates left out for a reference to each type: their reason may change with that type. */
     private readonly brokenByTarget = byType(() => new Set<ItemRecord>())
-    /** Items whose leaderboards name replays, checked again whenever a replay comes or goes. */
-    private readonly leaderboardHolders = new Set<ItemRecord>()
+    /** The items whose leaderboards name each replay, checked again when it comes or goes. */
+    private readonly holdersByReplay = new Map<string, Set<ItemRecord>>()
     // Problems by `type/name`, so each is dropped when what it is about is decided again.
     private readonly duplicateProblems = new Map<string, Problem[]>()
     private readonly referenceProblems = new Map<string, Problem[]>()
@@ -217,7 +225,7 @@ export class Resolution {
         }
     }
 
-    /** Checks the leaderboards of changed items, and of every item naming replays when a replay came or went. */
+    /** Checks the leaderboards of changed items, and of the items naming a replay that came or went. */
     private updateLeaderboards(changes: Record<ContentType, ItemChange[]>) {
         this.leaderboards = new Map(this.leaderboards)
         const toCheck = new Set<ItemRecord>()
@@ -227,13 +235,19 @@ export class Resolution {
                 if (after?.leaderboards.length) toCheck.add(after)
             }
         }
-        if (changes.replay.some(({ before, after }) => !before || !after))
-            for (const holder of this.leaderboardHolders) toCheck.add(holder)
+        for (const { before, after } of changes.replay)
+            if (!before || !after)
+                for (const holder of this.holdersByReplay.get((before ?? after)!.name) ?? [])
+                    toCheck.add(holder)
         for (const item of toCheck) this.checkLeaderboards(item)
     }
 
     private forgetLeaderboards(item: ItemRecord) {
-        this.leaderboardHolders.delete(item)
+        for (const name of replaysNamed(item)) {
+            const holders = this.holdersByReplay.get(name)
+            holders?.delete(item)
+            if (holders?.size === 0) this.holdersByReplay.delete(name)
+        }
         this.leaderboards.delete(item)
         this.leaderboardProblems.delete(keyOf(item))
     }
@@ -258,12 +272,11 @@ export class Resolution {
             }
             return missing.length === 0
         })
-        if (
-            item.leaderboards.some((leaderboard) =>
-                leaderboard.records.some((entry) => entry.replays.length),
-            )
-        )
-            this.leaderboardHolders.add(item)
+        for (const name of replaysNamed(item)) {
+            const holders = this.holdersByReplay.get(name)
+            if (holders) holders.add(item)
+            else this.holdersByReplay.set(name, new Set([item]))
+        }
         if (valid.length !== item.leaderboards.length) this.leaderboards.set(item, valid)
         if (problems.length) this.leaderboardProblems.set(keyOf(item), problems)
     }

@@ -1,6 +1,18 @@
 import { LayeredMap } from '../util/layered-map.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
-import { concurrency, FolderLoader, type ItemRecord, type LoadedContent, type LoadTools } from './load.js'
+import {
+    concurrency,
+    FolderLoader,
+    partFolders,
+    withParts,
+    type ItemParts,
+    type ItemRecord,
+    type LoadedContent,
+    type LoadedUnit,
+    type LoadTools,
+    type PartChanges,
+    type PartFolder,
+} from './load.js'
 import type { Problem } from './problems.js'
 import { neutralServerSettings, type ServerSettings } from './server-settings.js'
 import { mapLimit } from '../util/map-limit.js'
@@ -14,17 +26,21 @@ type Unit = {
     lastGood?: ItemRecord
     /** A level's chart: the engine whose package converts it, so that a change of the engine converts it again. */
     chartEngine?: string
+    /** While the record serves: its comments and leaderboards file by file, which a change of a few of them patches. */
+    parts?: ItemParts
+    /** The problems of the entry but for those of its parts' files. */
+    ownProblems?: Problem[]
 }
 
-/** The parts of the folder a batch of changed paths touches. */
-export type AffectedParts = { settings: boolean; types: Set<ContentType>; units: Set<string> }
+/** The parts of the folder a batch of changed paths touches; each unit with the paths changed in it. */
+export type AffectedParts = { settings: boolean; types: Set<ContentType>; units: Map<string, string[]> }
 
 const settingsFiles = /^(server\.ya?ml|info\.json|banner(\.[a-z]+)?)$/
 const typeByPlural = new Map<string, ContentType>(contentTypes.map((type) => [contentTypeInfos[type].plural, type]))
 
 /** Which parts of the folder a changed path (relative, `/`-separated) belongs to. */
 export const affectedParts = (paths: Iterable<string>): AffectedParts => {
-    const parts: AffectedParts = { settings: false, types: new Set(), units: new Set() }
+    const parts: AffectedParts = { settings: false, types: new Set(), units: new Map() }
     for (const path of paths) {
         const [first, second] = path.split('/')
         if (second === undefined && first !== undefined && settingsFiles.test(first)) parts.settings = true
@@ -32,9 +48,33 @@ export const affectedParts = (paths: Iterable<string>): AffectedParts => {
         if (!type) continue
         // The defaults touch every item of the type; so does the type folder itself appearing or going.
         if (second === undefined || second === '_defaults.yaml') parts.types.add(type)
-        else parts.units.add(unitKeyOfPath(path))
+        else {
+            const key = unitKeyOfPath(path)
+            const paths = parts.units.get(key)
+            if (paths) paths.push(path)
+            else parts.units.set(key, [path])
+        }
     }
     return parts
+}
+
+/**
+ * What changed inside an item folder (not the folder itself): which files of its comments and
+ * leaderboards, all of a part whose folder itself changed, and whether anything else did.
+ */
+const changesInside = (key: string, paths: readonly string[]) => {
+    const parts: Partial<Record<PartFolder, string[] | 'all'>> = {}
+    let rest = false
+    for (const path of paths) {
+        const [folder, file, deeper] = path.slice(key.length + 1).split('/')
+        const part = partFolders.find((name) => name === folder)
+        if (!part) rest = true
+        // A folder inside a part folder holds nothing the item serves.
+        else if (deeper !== undefined) continue
+        else if (file === undefined) parts[part] = 'all'
+        else if (parts[part] !== 'all') parts[part] = [...(parts[part] ?? []), file]
+    }
+    return { parts: parts as PartChanges, rest }
 }
 
 /**
@@ -86,12 +126,15 @@ export class ContentState {
         const parts = affectedParts(paths)
         if (parts.settings) await this.reloadSettings()
         for (const type of enginesFirst([...parts.types])) await this.reloadType(type)
-        const units = [...parts.units].filter((key) => !parts.types.has(typeByPlural.get(key.split('/')[0]!)!))
-        const engines = units.filter((key) => key.startsWith('engines/'))
-        await mapLimit(engines, concurrency, (key) => this.reloadUnit(key))
-        const others = new Set(units.filter((key) => !key.startsWith('engines/')))
-        if (!parts.types.has('level')) for (const key of this.chartsConvertedBy(parts.types.has('engine') ? undefined : engines)) others.add(key)
-        await mapLimit([...others], concurrency, (key) => this.reloadUnit(key))
+        const units = [...parts.units].filter(([key]) => !parts.types.has(typeByPlural.get(key.split('/')[0]!)!))
+        // Engines first: a level's chart is converted by its engine's package.
+        const engines = units.filter(([key]) => key.startsWith('engines/'))
+        await mapLimit(engines, concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
+        const others = new Map<string, string[] | undefined>(units.filter(([key]) => !key.startsWith('engines/')))
+        if (!parts.types.has('level'))
+            for (const key of this.chartsConvertedBy(parts.types.has('engine') ? undefined : engines.map(([key]) => key)))
+                if (!others.has(key)) others.set(key, undefined)
+        await mapLimit([...others], concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
         return parts
     }
 
@@ -144,20 +187,45 @@ export class ContentState {
         await mapLimit([...entries], concurrency, ([key, folder]) => this.reloadUnit(key, folder))
     }
 
-    /** Reads one unit again; `folder` says whether it is a folder, when a listing just said so. */
-    private async reloadUnit(key: string, folder?: boolean) {
+    /**
+     * Reads one unit again; `folder` says whether it is a folder, when a listing just said so.
+     * Given the paths that changed in it, an item folder reads only what they touch: the changed
+     * files of its comments and leaderboards alone, and the rest of the item only when something
+     * else changed, its other comments and leaderboards kept as they were.
+     */
+    private async reloadUnit(key: string, folder?: boolean, paths?: readonly string[]) {
         const { type } = unitOf(key)
-        const loader = this.loader()
-        const record = await loader.loadUnit(type, key.slice(key.indexOf('/') + 1), this.defaults.get(type)?.data ?? {}, folder)
         const previous = this.units.get(key)
+        const loader = this.loader()
+        const kept = previous?.record && previous.parts && paths && !paths.includes(key) ? previous.parts : undefined
+        const changes = kept && changesInside(key, paths!)
+        let loaded: LoadedUnit | undefined
+        let ownProblems: Problem[] | undefined = loader.problems
+        if (kept && changes && !changes.rest) {
+            for (const [part, files] of Object.entries(changes.parts) as [PartFolder, readonly string[] | 'all'][]) await loader.readPart(kept, part, key, files)
+            loaded = { record: withParts(previous!.record!, kept), parts: kept }
+            ownProblems = previous!.ownProblems
+        } else {
+            const defaults = this.defaults.get(type)?.data ?? {}
+            loaded = await loader.loadUnit(type, key.slice(key.indexOf('/') + 1), defaults, folder, kept && changes && { parts: kept, changes: changes.parts })
+        }
+        const record = loaded?.record
         if (!record && loader.problems.length === 0) {
             // Gone from disk, or never an item (a stray file): nothing to serve or report.
             this.forget(key)
             return
         }
         const lastGood = record ?? previous?.record ?? previous?.lastGood
-        const problems = record || !lastGood ? loader.problems : loader.problems.map((problem) => keepsServing(problem))
-        this.units.set(key, { type, record, lastGood: record ? undefined : lastGood, chartEngine: loader.chartEngine })
+        const own = record || !lastGood ? (ownProblems ?? []) : loader.problems.map((problem) => keepsServing(problem))
+        const problems = loaded?.parts ? [...own, ...loaded.parts.comments.problems(), ...loaded.parts.leaderboards.problems()] : own
+        this.units.set(key, {
+            type,
+            record,
+            lastGood: record ? undefined : lastGood,
+            parts: loaded?.parts,
+            ownProblems: own.length ? own : undefined,
+            chartEngine: loader.chartEngine,
+        })
         if (problems.length) this.unitProblems.set(key, problems)
         else this.unitProblems.delete(key)
         this.changed.add(key)

@@ -2,31 +2,24 @@
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { commentFromFile, type CommentRecord } from './comment-file.js'
 import { chartFormatOfFile, type ChartFormat } from '../charts/chart-formats.js'
 import type { EnginePackage } from '../charts/engine-packages.js'
 import { convertedChart, packageResources, packagedEngineRecord, type ChartTools } from './chart-resources.js'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
+import { FileRecords, type FileOutcome } from './file-records.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
 import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.js'
-import { mapLimit } from '../util/map-limit.js'
 import { ContentError, type Problem } from './problems.js'
-import { normalizeFields, parseTime, type ItemFields } from './records.js'
+import { normalizeFields, type ItemFields } from './records.js'
 import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
 import { neutralServerSettings, normalizeServerSettings, type ServerSettings } from './server-settings.js'
 import { checkSettings } from './settings-checks.js'
 import type { LocalizedText } from './text.js'
 import { formatFieldPath, type ContentValidator, type SchemaIssue, type SchemaName } from './validate.js'
-
-export type CommentRecord = {
-    name: string
-    file: string
-    author: LocalizedText
-    authorId?: string
-    time: number
-    content: string
-}
 
 export type LeaderboardEntryRecord = {
     name: string
@@ -59,6 +52,46 @@ export type ItemRecord = {
     /** An engine naming an npm package (`package:`): the package gives its files and converts its levels' charts. */
     enginePackage?: EnginePackage
 }
+
+/** The subfolders of an item whose files are records of their own, each read alone when it changes. */
+export const partFolders = ['comments', 'leaderboards'] as const
+export type PartFolder = (typeof partFolders)[number]
+
+/** An item folder's comments and leaderboards, file by file: what a change of one of them patches. */
+export type ItemParts = {
+    comments: FileRecords<CommentRecord>
+    leaderboards: FileRecords<LeaderboardRecord>
+}
+
+/** Which of an item folder's part files changed: some by name, or `all` when the folder itself did. */
+export type PartChanges = Partial<Record<PartFolder, readonly string[] | 'all'>>
+
+/** A unit's record and, for an item folder, its parts. */
+export type LoadedUnit = { record: ItemRecord; parts?: ItemParts }
+
+const commentOrder = (a: CommentRecord, b: CommentRecord) =>
+    b.time - a.time || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+
+const leaderboardOrder = (a: LeaderboardRecord, b: LeaderboardRecord) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : a.file > b.file ? 1 : 0
+
+const newItemParts = (): ItemParts => ({
+    comments: new FileRecords(commentOrder),
+    leaderboards: new FileRecords(leaderboardOrder),
+})
+
+/** The record with its parts as they are now: a new record, the one before left as it was. */
+export const withParts = (record: ItemRecord, parts: ItemParts): ItemRecord => ({
+    ...record,
+    comments: parts.comments.sorted as CommentRecord[],
+    leaderboards: parts.leaderboards.sorted as LeaderboardRecord[],
+})
+
+const isCommentFile = (name: string) => name.endsWith('.md') && !isIgnored(name)
+const isLeaderboardFile = (name: string) => /\.(ya?ml|json)$/.test(name) && !isIgnored(name)
+
+/** Files read between two turns of the event loop when a whole folder of comments is read. */
+const filesPerTurn = 64
 
 /**
  * One state of the whole folder. Each entry of a type folder is a unit, keyed by its path
@@ -125,7 +158,7 @@ export class FolderLoader {
             this.problems.push({ file: 'info.json', message: `ignored: ${file} is used instead`, severity: 'warning' })
         }
         // A folder without settings still serves, under a neutral title.
-        const record = file ? await this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
+        const record = file ? this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
         if (file && !record) return undefined
         if (record && file) {
             this.problems.push(...checkSettings(record.data).map((issue) => ({ ...this.issueProblem(file, record.parsed, issue), severity: 'warning' as const })))
@@ -139,7 +172,7 @@ export class FolderLoader {
     async loadDefaults(type: ContentType): Promise<Record<string, unknown>> {
         const file = `${contentTypeInfos[type].plural}/${defaultsFileName}`
         if (this.kindAt(file) !== 'file') return {}
-        return (await this.readRecord(file, type, true))?.data ?? {}
+        return (this.readRecord(file, type, true))?.data ?? {}
     }
 
     /** The entries of a type folder that may be items: item folders, and `.md` files for posts. */
@@ -158,19 +191,36 @@ export class FolderLoader {
     /**
      * One entry of a type folder as an item; undefined when it is gone, is no item, or has
      * problems. Whether it is a folder is looked up unless the listing that found it said so.
+     * `kept` are the parts of the item as last read and which of their files changed since:
+     * the others are not read again.
      */
-    async loadUnit(type: ContentType, entry: string, defaults: Record<string, unknown>, folder?: boolean): Promise<ItemRecord | undefined> {
+    async loadUnit(
+        type: ContentType,
+        entry: string,
+        defaults: Record<string, unknown>,
+        folder?: boolean,
+        kept?: { parts: ItemParts; changes: PartChanges },
+    ): Promise<LoadedUnit | undefined> {
         const plural = contentTypeInfos[type].plural
         const kind = folder === undefined ? this.kindAt(`${plural}/${entry}`) : undefined
         // Neither a folder nor a file (gone, a socket, a link outside): no item.
         const isFolder = folder ?? (kind === 'folder' ? true : kind === 'file' ? false : undefined)
         if (isFolder === undefined) return undefined
-        if (isFolder) return this.loadItemFolder(type, `${plural}/${entry}`, entry, defaults)
-        if (type === 'post' && entry.endsWith('.md')) return this.loadItem(type, entry.slice(0, -3), `${plural}/${entry}`, defaults)
+        if (isFolder) return this.loadItemFolder(type, `${plural}/${entry}`, entry, defaults, kept)
+        if (type === 'post' && entry.endsWith('.md')) {
+            const record = await this.loadItem(type, entry.slice(0, -3), `${plural}/${entry}`, defaults)
+            return record && { record }
+        }
         return undefined
     }
 
-    private async loadItemFolder(type: ContentType, folder: string, name: string, defaults: Record<string, unknown>) {
+    private async loadItemFolder(
+        type: ContentType,
+        folder: string,
+        name: string,
+        defaults: Record<string, unknown>,
+        kept?: { parts: ItemParts; changes: PartChanges },
+    ): Promise<LoadedUnit | undefined> {
         const listing = this.listItemFolder(folder)
         const names = new Set(listing.files)
         const recordFiles = recordFileNames.filter((file) => names.has(file))
@@ -188,9 +238,58 @@ export class FolderLoader {
         if (item.enginePackage)
             Object.assign(item.resources, await packageResources(this.tools.processor, item.enginePackage, item.resources))
         if (!this.hasAllResources(type, folder, item)) return undefined
-        if (listing.folders.includes('comments')) item.comments = await this.loadComments(`${folder}/comments`)
-        if (listing.folders.includes('leaderboards')) item.leaderboards = await this.loadLeaderboards(`${folder}/leaderboards`)
-        return item
+        const present = partFolders.filter((part) => listing.folders.includes(part))
+        // Parts are kept only where there are some: a hundred thousand levels without comments would keep 200,000 empty ones.
+        if (!kept && present.length === 0) return { record: item }
+        const parts = kept?.parts ?? newItemParts()
+        for (const part of partFolders) {
+            const changed = kept ? kept.changes[part] : 'all'
+            // A part folder gone empties what was kept of it.
+            if (!present.includes(part)) {
+                if (kept) await this.readPart(parts, part, folder, 'all')
+            } else if (changed) await this.readPart(parts, part, folder, changed)
+        }
+        return { record: withParts(item, parts), parts: present.length ? parts : undefined }
+    }
+
+    /**
+     * Reads files of an item's part folder into its parts: those named, or every file there
+     * (`all`), forgetting the files no longer listed. Each file's problems stay with it.
+     */
+    async readPart(parts: ItemParts, part: PartFolder, itemFolder: string, files: readonly string[] | 'all') {
+        const folder = `${itemFolder}/${part}`
+        if (part === 'comments') await this.readFiles(parts.comments, folder, isCommentFile, files, (loader, file, name) => loader.readComment(file, name))
+        else await this.readFiles(parts.leaderboards, folder, isLeaderboardFile, files, (loader, file, name) => loader.readLeaderboard(file, name))
+    }
+
+    private async readFiles<T>(
+        records: FileRecords<T>,
+        folder: string,
+        accepts: (name: string) => boolean,
+        files: readonly string[] | 'all',
+        read: (loader: FolderLoader, file: string, name: string) => T | undefined,
+    ) {
+        const outcomes: FileOutcome<T>[] = []
+        let names = files
+        if (names === 'all') {
+            // The listing's own problems (links leading outside) are kept under the folder's empty name.
+            const lister = new FolderLoader(this.root, this.tools)
+            const listed = (await lister.list(folder)).filter((entry) => entry.kind === 'file' && accepts(entry.name)).map((entry) => entry.name)
+            const present = new Set(listed)
+            outcomes.push({ file: '', problems: lister.problems })
+            for (const known of records.files()) if (known !== '' && !present.has(known)) outcomes.push({ file: known, problems: [] })
+            names = listed
+        }
+        for (const [index, name] of names.entries()) {
+            // Reading thousands of comments is no reason for requests to wait for all of them.
+            if (index % filesPerTurn === filesPerTurn - 1) await nextTurn()
+            const file = `${folder}/${name}`
+            const loader = new FolderLoader(this.root, this.tools)
+            const isFile = files === 'all' || (accepts(name) && loader.kindAt(file) === 'file')
+            const value = isFile ? read(loader, file, name) : undefined
+            outcomes.push({ file: name, value, problems: loader.problems })
+        }
+        records.update(outcomes)
     }
 
     private async loadItem(type: ContentType, name: string, file: string, defaults: Record<string, unknown>): Promise<ItemRecord | undefined> {
@@ -198,7 +297,7 @@ export class FolderLoader {
             this.problems.push({ file, message: nameProblem(name, 'item'), severity: 'error' })
             return undefined
         }
-        const record = await this.readRecord(file, type, false, defaults)
+        const record = this.readRecord(file, type, false, defaults)
         if (!record) return undefined
         const packaged = type === 'engine' && record.data.package !== undefined ? await this.packagedEngine(file, record) : undefined
         if (packaged === null) return undefined
@@ -249,7 +348,7 @@ export class FolderLoader {
             for (const name of unused) this.problems.push({ file: `${folder}/${name}`, message: `not used: ${fileName} holds the level's data (remove one of them)`, severity: 'warning' })
         try {
             if (fileName.endsWith('.srl')) {
-                const parsed = await this.readRecord(file, undefined)
+                const parsed = this.readRecord(file, undefined)
                 return parsed ? ({ external: parsed.data } as Resource) : undefined
             }
             const chart = kind === 'levelData' ? chartFormatOfFile(fileName) : undefined
@@ -267,60 +366,46 @@ export class FolderLoader {
         return convertedChart(this.tools.charts, this.tools.processor, engineName, this.tools.engineOf?.(engineName), path, format)
     }
 
-    private async loadComments(folder: string): Promise<CommentRecord[]> {
-        const files = (await this.list(folder)).filter((entry) => entry.kind === 'file' && entry.name.endsWith('.md') && !isIgnored(entry.name))
-        const comments = await mapLimit(files, concurrency, async (entry): Promise<CommentRecord | undefined> => {
-            const file = `${folder}/${entry.name}`
-            const name = entry.name.slice(0, -3)
-            if (!isSafeName(name)) {
-                this.problems.push({ file, message: nameProblem(name, 'comment'), severity: 'error' })
-                return undefined
-            }
-            const record = await this.readRecord(file, 'comment')
-            if (!record) return undefined
-            const { author, authorId, time } = record.data as { author: LocalizedText; authorId?: string; time: unknown }
-            return { name, file, author, authorId, time: parseTime(time) ?? 0, content: record.parsed.body ?? '' }
-        })
-        return comments
-            .filter((comment): comment is CommentRecord => comment !== undefined)
-            .sort((a, b) => b.time - a.time || (a.name < b.name ? -1 : 1))
+    private readComment(file: string, entry: string): CommentRecord | undefined {
+        const name = entry.slice(0, -3)
+        if (!isSafeName(name)) {
+            this.problems.push({ file, message: nameProblem(name, 'comment'), severity: 'error' })
+            return undefined
+        }
+        const record = this.readRecord(file, 'comment')
+        if (!record) return undefined
+        return commentFromFile(name, file, record.data, record.parsed.body)
     }
 
-    private async loadLeaderboards(folder: string): Promise<LeaderboardRecord[]> {
-        const files = (await this.list(folder)).filter((entry) => entry.kind === 'file' && /\.(ya?ml|json)$/.test(entry.name) && !isIgnored(entry.name))
-        const leaderboards: LeaderboardRecord[] = []
-        for (const entry of files) {
-            const file = `${folder}/${entry.name}`
-            const name = entry.name.replace(/\.(ya?ml|json)$/, '')
-            if (!isSafeName(name)) {
-                this.problems.push({ file, message: nameProblem(name, 'leaderboard'), severity: 'error' })
-                continue
-            }
-            const record = await this.readRecord(file, 'leaderboard')
-            if (!record) continue
-            const leaderboard = toLeaderboard(name, file, record.data)
-            const duplicate = findDuplicate(leaderboard.records.map((entry) => entry.name))
-            if (duplicate !== undefined || leaderboard.records.some((entry) => entry.name === 'list')) {
-                this.problems.push({
-                    file,
-                    field: 'records',
-                    message: duplicate !== undefined ? `two records are named "${duplicate}"` : 'a record may not be named "list"',
-                    severity: 'error',
-                })
-                continue
-            }
-            leaderboards.push(leaderboard)
+    private readLeaderboard(file: string, entry: string): LeaderboardRecord | undefined {
+        const name = entry.replace(/\.(ya?ml|json)$/, '')
+        if (!isSafeName(name)) {
+            this.problems.push({ file, message: nameProblem(name, 'leaderboard'), severity: 'error' })
+            return undefined
         }
-        return leaderboards.sort((a, b) => (a.name < b.name ? -1 : 1))
+        const record = this.readRecord(file, 'leaderboard')
+        if (!record) return undefined
+        const leaderboard = toLeaderboard(name, file, record.data)
+        const duplicate = findDuplicate(leaderboard.records.map((entry) => entry.name))
+        if (duplicate !== undefined || leaderboard.records.some((entry) => entry.name === 'list')) {
+            this.problems.push({
+                file,
+                field: 'records',
+                message: duplicate !== undefined ? `two records are named "${duplicate}"` : 'a record may not be named "list"',
+                severity: 'error',
+            })
+            return undefined
+        }
+        return leaderboard
     }
 
     /** Reads, parses and validates one file; on any problem reports it and answers undefined. */
-    private async readRecord(
+    private readRecord(
         file: string,
         schema: SchemaName | undefined,
         isDefaults = false,
         defaults: Record<string, unknown> = {},
-    ): Promise<{ data: Record<string, unknown>; parsed: ParsedFile } | undefined> {
+    ): { data: Record<string, unknown>; parsed: ParsedFile } | undefined {
         let parsed: ParsedFile
         try {
             parsed = parseRecordFile(file, readTextFile(join(this.root, file), schema === 'leaderboard' ? maxLeaderboardBytes : maxRecordBytes))

@@ -1,13 +1,11 @@
 import type { SessionUser } from '../auth/sessions.js'
-import type { Catalog } from '../catalog/catalog.js'
-import type { ContentType } from '../content/item-types.js'
-import { formatProblem } from '../content/problems.js'
 import type { FormDeclaration, WriteKind } from '../content/server-settings.js'
 import type { FormValues } from '../writes/item-files.js'
-import type { ContentWriter, WriteChange } from '../writes/content-writer.js'
+import type { WriteChange } from '../writes/content-writer.js'
 import type { UploadedFiles, UploadKeys } from '../writes/upload-keys.js'
-import { readUploadedFiles } from '../writes/uploaded-files.js'
+import { readUploadedFiles } from './multipart.js'
 import type { WriteRates } from '../writes/write-rates.js'
+import type { WriteTarget } from '../writes/write-checks.js'
 import { decodeOption } from '../content/form-values.js'
 import { HttpError } from './http-error.js'
 import { readJson } from './json-body.js'
@@ -19,10 +17,7 @@ import { signedInUser } from './session.js'
 export type Flags = Record<string, boolean | string | number>
 
 /** What the routes that write share. */
-export type Writes = {
-    writer: ContentWriter
-    /** The snapshot served now: after a write, the one that holds it. */
-    currentCatalog(): Catalog
+export type Writes = WriteTarget & {
     uploads: UploadKeys<Flags>
     /** How fast each player and address writes (server.yaml `limits`). */
     rates: WriteRates
@@ -144,35 +139,4 @@ export const answerUpload = async (ctx: ShelfContext, writes: Writes) => {
         uploadFolder: writes.uploadFolder,
     })
     respond(ctx, await upload.complete(files))
-}
-
-/** The errors of one item's files in a snapshot, as a player can be shown them. */
-export const unitErrors = (catalog: Catalog, unit: string) =>
-    catalog.problems
-        .filter(
-            (problem) =>
-                problem.severity === 'error' &&
-                (problem.file === unit || problem.file.startsWith(`${unit}/`)),
-        )
-        .map(formatProblem)
-
-/**
- * After a player's item is written and reloaded, it must be served; if its files have a problem
- * (say, a form that gives no engine while levels need one) they are removed again and the
- * problem is the answer, so nothing half-made stays in the folder.
- */
-export const requireServed = async (
-    writes: Writes,
-    type: ContentType,
-    name: string,
-    unit: string,
-) => {
-    const catalog = writes.currentCatalog()
-    if (catalog.get(type, name)) return
-    const errors = unitErrors(catalog, unit)
-    await writes.writer.removeItem(...(unit.split('/') as [string, string]))
-    throw new HttpError(
-        400,
-        `the new ${type} was not accepted: ${errors.join('; ') || 'it could not be loaded'}`,
-    )
 }

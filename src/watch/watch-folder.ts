@@ -1,9 +1,10 @@
 import { type FSWatcher, watch } from 'chokidar'
-import type { Stats } from 'node:fs'
-import { realpath, stat } from 'node:fs/promises'
+import { type FSWatcher as FolderWatch, type Stats, watch as watchEntries } from 'node:fs'
+import { readdir, realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isIgnored } from '../content/load.js'
+import { mapLimit } from '../util/map-limit.js'
 
 export type FolderWatcher = {
     /** Resolves once every folder is watched and what changed before is served. */
@@ -61,6 +62,20 @@ const busyTurnMs = 0.5
  * all of them, so not too many either.
  */
 const foldersPerInstance = 64
+
+/**
+ * Folders that hold many entries and take new ones all the time: the type folders (a hundred
+ * thousand levels or replays) and an item's comments and leaderboards. chokidar lists a folder
+ * again at every change in it (at most once a second), stating each entry: a comment into a
+ * folder of ten thousand cost ten thousand stats, a play into a hundred thousand replays a
+ * hundred thousand. These are watched with node's own watch, which names the entry that
+ * changed; an entry that turns out to be a new folder is stated alone and handed over.
+ */
+const isFlatFolder = (relativePath: string) =>
+    /^[^/]+$/.test(relativePath) || /^[^/]+\/[^/]+\/(comments|leaderboards)$/.test(relativePath)
+
+/** Entries of a flat folder stated at once in the first scan, to find what changed since the reading. */
+const statsAtOnce = 16
 
 /**
  * Watches a folder and hands over batches of changed paths (relative, `/`-separated). A burst,
@@ -178,24 +193,88 @@ export const watchFolder = (
         if (!stats) return false
         if (stats.isDirectory() && folders.has(relativePath)) return true
         if (unreported(relativePath, stats)) note(relativePath)
-        if (stats.isDirectory()) {
-            // Kept while the folder is watched: a copy, as a slice of the listed path keeps all of it (70 B a folder).
-            const folder = relativePath.split('/').join('/')
-            folders.set(folder, undefined)
-            found.push(path)
-            wake()
-            if (scanned) {
-                newFolders.add(folder)
-                handOverSoon()
-            }
-        }
+        if (stats.isDirectory()) discover(relativePath, path)
         return true
+    }
+
+    /** A folder found in a listing, to be handed over to be watched. */
+    const discover = (relativePath: string, path: string) => {
+        // Kept while the folder is watched: a copy, as a slice of the listed path keeps all of it (70 B a folder).
+        const folder = relativePath.split('/').join('/')
+        folders.set(folder, undefined)
+        found.push(path)
+        wake()
+        if (scanned) {
+            newFolders.add(folder)
+            handOverSoon()
+        }
+    }
+
+    /** The flat folders (see `isFlatFolder`) watched with node's watch, and how many are being listed. */
+    const flat = new Map<string, FolderWatch>()
+    let listingFlat = 0
+    const watchFlat = async (path: string) => {
+        const relativePath = relativeTo(path)
+        listingFlat++
+        try {
+            let watcher: FolderWatch
+            try {
+                watcher = watchEntries(path, (_event, name) => {
+                    if (name) void flatEntryChanged(relativePath, String(name))
+                })
+            } catch (error) {
+                reportError(error as NodeJS.ErrnoException)
+                return
+            }
+            watcher.on('error', (error) => reportError(error as NodeJS.ErrnoException))
+            flat.set(relativePath, watcher)
+            // Listed once the watch is on, as chokidar lists a folder: nothing made meanwhile is missed.
+            const entries = await readdir(path, { withFileTypes: true }).catch(() => [])
+            const files: string[] = []
+            for (const entry of entries) {
+                if (entry.name.startsWith('.')) continue
+                const child = `${relativePath}/${entry.name}`
+                if (entry.isDirectory()) {
+                    if (!folders.has(child)) discover(child, join(path, entry.name))
+                } else files.push(child)
+            }
+            await mapLimit(files, statsAtOnce, async (child) => {
+                const info = await stat(join(watchRoot, child)).catch(() => undefined)
+                if (info && unreported(child, info)) note(child)
+            })
+        } finally {
+            listingFlat--
+            wake()
+        }
+    }
+    const flatEntryChanged = async (parent: string, name: string) => {
+        const relativePath = `${parent}/${name}`
+        note(relativePath)
+        if (folders.has(relativePath)) return forgetIfGone(relativePath)
+        if (name.startsWith('.') || closed) return
+        const info = await stat(join(watchRoot, relativePath)).catch(() => undefined)
+        if (info?.isDirectory() && !folders.has(relativePath) && flat.has(parent))
+            discover(relativePath, join(watchRoot, relativePath))
+    }
+
+    /** The folders found next that chokidar watches; the flat ones among them are watched at once. */
+    const takeForChokidar = (count: number) => {
+        const batch = takeFound(count)
+        const forChokidar = batch.filter((path) => !isFlatFolder(relativeTo(path)))
+        for (const path of batch) if (!forChokidar.includes(path)) void watchFlat(path)
+        return forChokidar
     }
     const chokidarOptions = { ignoreInitial: true, depth: 0, followSymlinks: false, ignored }
 
     const watchers: FSWatcher[] = []
     // A watcher error must never take the server down: say once what it means and keep serving.
     const reported = new Set<string>()
+    const reportError = (error: NodeJS.ErrnoException) => {
+        const code = error.code ?? 'unknown'
+        if (reported.has(code)) return
+        reported.add(code)
+        console.error(`shelf: ${describeWatchError(error)}`)
+    }
     const instance = () => {
         const watcher = watch([], chokidarOptions)
         watchers.push(watcher)
@@ -207,12 +286,7 @@ export const watchFolder = (
             note(relativePath)
             if (folders.has(relativePath)) void forgetIfGone(relativePath)
         })
-        watcher.on('error', (error) => {
-            const code = (error as NodeJS.ErrnoException).code ?? 'unknown'
-            if (reported.has(code)) return
-            reported.add(code)
-            console.error(`shelf: ${describeWatchError(error as NodeJS.ErrnoException)}`)
-        })
+        watcher.on('error', (error) => reportError(error as NodeJS.ErrnoException))
         return watcher
     }
     const handOver = (watcher: FSWatcher, batch: string[]) => {
@@ -233,6 +307,8 @@ export const watchFolder = (
             folders.delete(folder)
             newFolders.delete(folder)
             watcher?.unwatch(join(watchRoot, folder))
+            flat.get(folder)?.close()
+            flat.delete(folder)
         }
     }
 
@@ -260,7 +336,8 @@ export const watchFolder = (
             atOnce = now - turnStarted > busyTurnMs ? 1 : Math.min(maxFoldersAtOnce, atOnce + 1)
             turnStarted = now
             if (found.length > foundFrom && handing.size < atOnce) {
-                const batch = takeFound(atOnce - handing.size)
+                const batch = takeForChokidar(atOnce - handing.size)
+                if (batch.length === 0) continue
                 if (
                     !current ||
                     current.handed.length + batch.length > foldersPerInstance ||
@@ -289,7 +366,7 @@ export const watchFolder = (
                 handOver(current.watcher, batch)
                 continue
             }
-            if (busy.size === 0) break
+            if (busy.size === 0 && listingFlat === 0) break
             await Promise.race([new Promise<void>((resolve) => (wake = resolve)), closingSignal])
             wake = () => {}
             turnStarted = performance.now()
@@ -310,8 +387,9 @@ export const watchFolder = (
         handOverScheduled = true
         setImmediate(() => {
             handOverScheduled = false
-            const batch = takeFound(found.length)
-            if (closed || batch.length === 0) return
+            if (closed) return
+            const batch = takeForChokidar(found.length)
+            if (batch.length === 0) return
             if (!live || batch.some((path) => folders.get(parentOf(relativeTo(path))) === live))
                 live = instance()
             handOver(live, batch)
@@ -329,6 +407,7 @@ export const watchFolder = (
             closed = true
             closing()
             clearTimeout(quietTimer)
+            for (const watcher of flat.values()) watcher.close()
             await Promise.all(watchers.map((watcher) => watcher.close()))
             await running
         },

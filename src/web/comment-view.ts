@@ -1,4 +1,4 @@
-import type { CommentRecord } from '../content/load.js'
+import type { CommentRecord } from '../content/comment-file.js'
 import type { PageRequest } from './page-frame.js'
 import { timeView } from './page-frame.js'
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { commentsFolder } from '../content/comment-file.js'
 import { contentTypeInfos, contentTypes } from '../content/item-types.js'
 import { isAtomicTemporary } from '../util/atomic-write.js'
 import { mapLimit } from '../util/map-limit.js'
@@ -48,7 +49,7 @@ export const removeLeftovers = async (
             else if (entry.isFile() && isAtomicTemporary(entry.name))
                 await removeIfOld(folder, entry.name, path)
             else if (entry.isDirectory() && depth > 0 && !entry.name.startsWith('.'))
-                await clean(path, entry.name === 'comments' ? 0 : depth - 1)
+                await clean(path, entry.name === commentsFolder ? 0 : depth - 1)
         }
     }
     // Type folder → item folder → its comments: where the writer writes.

@@ -1,5 +1,6 @@
 import type { Context } from 'koa'
 import { readFile, stat } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import send from 'send'
 import { cachedForSeconds, immutableCacheControl } from '../../../../answers/served-headers.js'
 import type { Containment } from '../../../../content/containment.js'
@@ -53,7 +54,12 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
     ctx.status = 200
     ctx.respond = false
     await new Promise<void>((resolve, reject) => {
-        send(ctx.req, file.path, {
+        // `send` takes a URL path and refuses one with a dot-segment unless told otherwise: the
+        // file is named relative to its own folder, which may be `.shelf/` or lie under a hidden
+        // one (`~/.local/…`). What may be served was decided by the catalog and `containment`.
+        send(ctx.req, `/${encodeURIComponent(basename(file.path))}`, {
+            root: dirname(file.path),
+            dotfiles: 'allow',
             maxAge: cachedForSeconds * 1000,
             immutable: true,
             lastModified: false,

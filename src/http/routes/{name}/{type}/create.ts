@@ -1,7 +1,8 @@
 import type { ServerCreateItemResponse } from '@sonolus/core'
 import { contentTypeInfos } from '../../../../content/item-types.js'
 import { generatedName } from '../../../../writes/content-writer.js'
-import { recordFile, recordFromValues, resourceFileName } from '../../../../writes/item-files.js'
+import { recordFromValues, resourceFileName } from '../../../../writes/item-files.js'
+import { createPlayerItem } from '../../../../writes/new-items.js'
 import { HttpError } from '../../../http-error.js'
 import { contentTypeParam } from '../../../path-params.js'
 import type { ShelfHandler } from '../../../request-state.js'
@@ -10,7 +11,6 @@ import {
     countWrite,
     expectedFiles,
     readSubmission,
-    requireServed,
     type Writes,
 } from '../../../submissions.js'
 
@@ -53,15 +53,12 @@ export const postItemCreate =
             { user, did: `created ${info.plural}/${name}` },
             expectedFiles(submission),
             async (uploaded) => {
-                const itemFiles: Record<string, Buffer | string> = {
-                    'item.yaml': recordFile(complete, user),
-                }
+                const resources: Record<string, Buffer> = {}
                 for (const { role, hash, charts } of files) {
                     const bytes = uploaded.get(hash)!
-                    itemFiles[resourceFileName(role, bytes, charts)] = bytes
+                    resources[resourceFileName(role, bytes, charts)] = bytes
                 }
-                const unit = await writes.writer.createItem(info.plural, name, itemFiles)
-                await requireServed(writes, type, name, unit)
+                await createPlayerItem(writes, type, name, user, complete, resources)
                 return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
                     ServerCreateItemResponse,
                     'key' | 'hashes'

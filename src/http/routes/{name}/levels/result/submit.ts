@@ -1,15 +1,10 @@
 import { contentTypeInfos } from '../../../../../content/item-types.js'
 import { generatedName } from '../../../../../writes/content-writer.js'
-import { recordFile, recordFromValues } from '../../../../../writes/item-files.js'
+import { recordFromValues } from '../../../../../writes/item-files.js'
+import { createPlayerItem } from '../../../../../writes/new-items.js'
 import { HttpError, notFound } from '../../../../http-error.js'
 import type { ShelfHandler } from '../../../../request-state.js'
-import {
-    answerSubmit,
-    countWrite,
-    readSubmission,
-    requireServed,
-    type Writes,
-} from '../../../../submissions.js'
+import { answerSubmit, countWrite, readSubmission, type Writes } from '../../../../submissions.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
@@ -81,11 +76,7 @@ export const postLevelResult =
                     level: levelName,
                 }
                 // Extensionless files are served as they are: the app's own gzip bytes, under the hashes it knows.
-                const unit = await writes.writer.createItem(contentTypeInfos.replay.plural, name, {
-                    'item.yaml': recordFile(fields, user),
-                    ...files,
-                })
-                await requireServed(writes, 'replay', name, unit)
+                await createPlayerItem(writes, 'replay', name, user, fields, files)
                 return {}
             },
         )

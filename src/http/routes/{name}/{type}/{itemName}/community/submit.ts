@@ -1,7 +1,5 @@
-import type { ServerSubmitItemCommunityActionResponse } from '@sonolus/core'
-import { stringify } from 'yaml'
-import { displayName } from '../../../../../../auth/sessions.js'
-import { generatedName, itemLocation } from '../../../../../../writes/content-writer.js'
+import { refreshComments } from '../../../../../../answers/community.js'
+import { commentFolderOf, writeComment } from '../../../../../../writes/comments.js'
 import { HttpError } from '../../../../../http-error.js'
 import { itemParam } from '../../../../../path-params.js'
 import type { ShelfHandler } from '../../../../../request-state.js'
@@ -12,15 +10,6 @@ import {
     readSubmission,
     type Writes,
 } from '../../../../../submissions.js'
-
-type CommunityFlags = Omit<ServerSubmitItemCommunityActionResponse, 'key' | 'hashes'>
-
-/** After a comment is posted or removed: reload the community and show the first page, where the newest are. */
-export const refreshComments: CommunityFlags = {
-    shouldUpdateCommunity: true,
-    shouldUpdateComments: true,
-    shouldNavigateCommentsToPage: 0,
-}
 
 /**
  * E16 `POST /{name}/{type}/{itemName}/community/submit`: a community action (`comment` posts one,
@@ -36,12 +25,7 @@ export const postCommunityAction =
             settings.types[item.type].community,
             'community',
         )
-        const { folder } = itemLocation(item)
-        if (!folder)
-            throw new HttpError(
-                400,
-                `${item.type} "${item.name}" is a single file (${item.file}), which has no folder for comments`,
-            )
+        const folder = commentFolderOf(item)
         const content = String(
             submission.values.find((value) => value.query === 'content')?.value ?? '',
         ).trim()
@@ -55,20 +39,7 @@ export const postCommunityAction =
             { user, did: `commented on ${folder}` },
             expectedFiles(submission),
             async () => {
-                const frontMatter = stringify(
-                    {
-                        author: displayName(user),
-                        authorId: user.id,
-                        time: new Date().toISOString(),
-                    },
-                    { lineWidth: 0 },
-                )
-                await writes.writer.updateFiles([
-                    {
-                        path: `${folder}/comments/${generatedName()}.md`,
-                        bytes: `---\n${frontMatter}---\n${content}\n`,
-                    },
-                ])
+                await writeComment(writes.writer, folder, user, content)
                 return refreshComments
             },
         )

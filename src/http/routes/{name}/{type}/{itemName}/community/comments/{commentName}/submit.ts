@@ -1,3 +1,5 @@
+import { refreshComments } from '../../../../../../../../answers/community.js'
+import { removeComment } from '../../../../../../../../writes/comments.js'
 import { itemLocation } from '../../../../../../../../writes/content-writer.js'
 import { mayModify } from '../../../../../../../../writes/permissions.js'
 import { HttpError, notFound } from '../../../../../../../http-error.js'
@@ -9,7 +11,6 @@ import {
     readSubmission,
     type Writes,
 } from '../../../../../../../submissions.js'
-import { refreshComments } from '../../submit.js'
 
 /**
  * E19 `POST /{name}/{type}/{itemName}/community/comments/{commentName}/submit`: a comment action
@@ -43,7 +44,7 @@ export const postCommentAction =
             { user: submission.user, did },
             expectedFiles(submission),
             async () => {
-                await writes.writer.updateFiles([{ path: comment.file, required: true }])
+                await removeComment(writes.writer, comment)
                 return refreshComments
             },
         )

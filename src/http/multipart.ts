@@ -1,11 +1,12 @@
 import type { Context } from 'koa'
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { Transform } from 'node:stream'
 import { Refusal } from '../util/refusal.js'
-import type { UploadedFiles } from './upload-keys.js'
+import type { UploadedFiles } from '../writes/upload-keys.js'
+import { acceptUploadedParts } from '../writes/upload-parts.js'
 
 export type UploadLimits = {
     /** The largest file of any upload. */
@@ -58,10 +59,9 @@ const limitedBody = (request: IncomingMessage, maxBytes: number) => {
 }
 
 /**
- * The `files` parts of a multipart upload, by their SHA-1 (§2.3). Every part must be one of the
- * expected hashes, and every expected hash must arrive; names and order are not trusted. Parts go
- * through temporary files in a folder of their own in the state folder (not memory, not /tmp),
- * removed with it before returning, whatever happened.
+ * The `files` parts of a multipart upload, by their SHA-1 (§2.3), as writes/upload-parts.ts
+ * accepts them. Parts go through temporary files in a folder of their own in the state folder
+ * (not memory, not /tmp), removed with it before returning, whatever happened.
  */
 export const readUploadedFiles = async (
     ctx: Context,
@@ -107,33 +107,15 @@ export const readUploadedFiles = async (
         const files =
             (ctx.request as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ??
             {}
-        const parts = Object.values(files).flat()
-        const others = Object.keys(files).filter((field) => field !== 'files')
-        if (others.length)
-            throw new Refusal(
-                'invalid',
-                `files go in the field "files", not ${others.map((field) => `"${field}"`).join(', ')}`,
-            )
-        const received = new Map<string, Buffer>()
-        for (const part of parts) {
-            const hash = part.hash ?? ''
-            if (!expected.includes(hash))
-                throw new Refusal(
-                    'invalid',
-                    `a file with SHA-1 ${hash} was not asked for (expected ${expected.join(', ')})`,
-                )
-            const maxBytes = limits.maxBytesOf(hash)
-            if (part.size > maxBytes)
-                throw new Refusal(
-                    'too-large',
-                    `the file ${hash} is ${part.size} bytes; its option takes at most ${maxBytes}`,
-                )
-            received.set(hash, await readFile(part.filepath))
-        }
-        const missing = expected.filter((hash) => !received.has(hash))
-        if (missing.length)
-            throw new Refusal('invalid', `files missing from the upload: ${missing.join(', ')}`)
-        return received
+        const parts = Object.entries(files).flatMap(([field, entry]) =>
+            [entry].flat().map((part) => ({
+                field,
+                hash: part.hash ?? '',
+                size: part.size,
+                path: part.filepath,
+            })),
+        )
+        return await acceptUploadedParts(parts, expected, limits.maxBytesOf)
     } catch (error) {
         // The rest of an oversized body is not read: the connection cannot carry another request.
         if (error instanceof BodyTooLarge) ctx.set('Connection', 'close')

@@ -1,0 +1,343 @@
+/**
+ * `node --import tsx bench/growth.ts [--comments 10,1000,10000] [--replays 100000] [--writes 30]`:
+ * does a write cost what it writes, however much its neighbours hold?
+ *
+ * 1. Comments: a level of the example content holding `--comments` comments, then `--writes`
+ *    more posted in a row by a signed-in player. For each: the answer's time, and the time from
+ *    the post until the comment list's first page shows it.
+ * 2. Plays: a replays folder of `--replays` replays (and one of the example's three), then
+ *    `--writes` results submitted in a row (submit, upload), each becoming a replay. For each:
+ *    the answer's time (both requests), and the time until the replay list's first page and the
+ *    level's details show it.
+ * 3. For every run, the longest the event loop stood still while the writes went on (a 1 ms
+ *    timer's lateness, the client's own work in this process included), on the clock and in
+ *    CPU time: on a busy machine the process also waits for a core, which the clock counts and
+ *    the CPU time does not (the CPU time of the whole process, so the thread pool's work during
+ *    a stall counts too; it is the smaller of the two that is held to the target); and the
+ *    longest in the 11 s after them, when the server saves its hash cache.
+ *
+ * Each figure is printed against its target: the median at the largest size within 1.5× of the
+ * smallest, and no stall over 20 ms. The servers run in this process on copies of the example
+ * content in temporary folders, watching them, with the load average beside the figures: on a
+ * busy machine they are upper bounds.
+ */
+import { loadavg } from 'node:os'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { sha1 } from '../test/support/fixtures.js'
+import { signInPlayer, type Player } from '../test/support/player.js'
+import { copyContent, getJson, startTestServer, type TestServer } from '../test/support/server.js'
+import { createTestSigner, type TestSigner } from '../test/support/signing.js'
+import { generousWriteLimits } from '../test/support/write-limits.js'
+import { parseCount } from './generate-pack-tree.js'
+import { formatNumber, log, renderTable } from './output.js'
+
+const { values } = parseArgs({
+    options: {
+        comments: { type: 'string', default: '10,1000,10000' },
+        replays: { type: 'string', default: '100000' },
+        writes: { type: 'string', default: '30' },
+    },
+})
+const sizes = (option: string, text: string) =>
+    text.split(',').map((size) => parseCount(option, size.trim()))
+const commentCounts = sizes('--comments', values.comments)
+const replayCounts = sizes('--replays', values.replays)
+const writes = parseCount('--writes', values.writes)
+
+const level = 'first-steps'
+/** A little more than the quiet the server waits for before it saves its hash cache (server.ts). */
+const hashCacheSavedAfterMs = 11_000
+/** Writes made before the measured ones, so that the code they run is compiled. */
+const warmUpWrites = 10
+const answerRatioTarget = 1.5
+const stallTargetMs = 20
+
+const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!
+const loadAverage = () =>
+    loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')
+
+/** Files written with few awaits in flight: tens of thousands of them. */
+const writeMany = async (files: [string, string | Buffer][]) => {
+    const inFlight = 64
+    for (let start = 0; start < files.length; start += inFlight)
+        await Promise.all(
+            files
+                .slice(start, start + inFlight)
+                .map(([path, bytes]) => writeFile(path, bytes, { flag: 'w' })),
+        )
+}
+
+/** The event loop's longest stall while it runs: a 1 ms timer's lateness, on the clock and in CPU time. */
+const stallWatch = () => {
+    let wall = 0
+    let cpu = 0
+    let last = performance.now()
+    let lastCpu = process.cpuUsage()
+    const timer = setInterval(() => {
+        const now = performance.now()
+        const used = process.cpuUsage(lastCpu)
+        const late = now - last - 1
+        if (late > wall) wall = late
+        cpu = Math.max(cpu, Math.min(late, (used.user + used.system) / 1000))
+        last = now
+        lastCpu = process.cpuUsage()
+    }, 1)
+    return {
+        stop: () => {
+            clearInterval(timer)
+            return { wall, cpu }
+        },
+    }
+}
+
+/**
+ * Measures `write` `writes` times in a row with the loop's longest stall over all of them, and
+ * the server's own time to reload what each wrote (its `reload` reports): the answer also waits
+ * for the disk to have the files, which on a busy disk varies more than anything Shelf does.
+ */
+const measure = async (
+    server: TestServer,
+    write: (index: number) => Promise<{ answer: number; shown: number[] }>,
+) => {
+    for (let index = 0; index < warmUpWrites; index++) await write(-1 - index)
+    const reloads: number[] = []
+    const onReload = ({ ms }: { ms: number }) => reloads.push(ms)
+    server.events.on('reload', onReload)
+    const stalls = stallWatch()
+    const answers: number[] = []
+    const shown: number[][] = []
+    for (let index = 0; index < writes; index++) {
+        const times = await write(index)
+        answers.push(times.answer)
+        times.shown.forEach((time, which) => (shown[which] ??= []).push(time))
+    }
+    const stall = stalls.stop()
+    server.events.off('reload', onReload)
+    const load = loadAverage()
+    // The hash cache is saved once the writes have been quiet a while: a stall of its own.
+    const quiet = stallWatch()
+    await sleep(hashCacheSavedAfterMs)
+    return {
+        reload: median(reloads),
+        answer: median(answers),
+        shown: shown.map(median),
+        stall,
+        stallAfter: quiet.stop(),
+        load,
+    }
+}
+
+/** Polls until `shows` holds, then answers how long after `since` it did. */
+const until = async (since: number, shows: () => Promise<boolean>) => {
+    while (!(await shows())) {
+        if (performance.now() - since > 30_000) throw new Error('not shown within 30 s')
+    }
+    return performance.now() - since
+}
+
+const start = (signer: TestSigner, content: string) =>
+    startTestServer({ content, watch: true, signIn: { signatureKey: signer.publicKeyFile } })
+
+const commentRun = async (signer: TestSigner, count: number) => {
+    const content = await copyContent()
+    await generousWriteLimits(content)
+    const folder = join(content, 'levels', level, 'comments')
+    await mkdir(folder, { recursive: true })
+    const epoch = Date.UTC(2025, 0, 1)
+    await writeMany(
+        Array.from({ length: count }, (_, index) => [
+            join(folder, `bench-${index}.md`),
+            `---\nauthor: Player ${index}\ntime: ${new Date(epoch + index * 60_000).toISOString()}\n---\nComment ${index} of the benchmark.\n`,
+        ]),
+    )
+    const server = await start(signer, content)
+    const player = await signInPlayer(server, signer, 'bench-id', 'Bench')
+    const result = await measure(server, async (index) => {
+        const text = `Posted ${index}`
+        const started = performance.now()
+        const answer = await player.submit(`/levels/${level}/community/submit`, {
+            type: 'comment',
+            content: text,
+        })
+        const answered = performance.now() - started
+        if (answer.status !== 200) throw new Error(`comment answered ${answer.status}`)
+        const listed = await until(started, async () => {
+            const { body } = await getJson<{ comments: { content: string }[] }>(
+                `${server.root}/levels/${level}/community/comments/list`,
+            )
+            return body.comments[0]?.content === text
+        })
+        return { answer: answered, shown: [listed] }
+    })
+    await server.stop()
+    await rm(content, { recursive: true, force: true })
+    return result
+}
+
+const gzipJson = (value: unknown) => gzipSync(Buffer.from(JSON.stringify(value)))
+
+/** `count` replays of the level as the app's results make them: a record and two gzip files. */
+const writeReplays = async (content: string, count: number) => {
+    const epoch = Date.UTC(2025, 0, 1)
+    const configuration = gzipJson({ options: [] })
+    for (let start = 0; start < count; start += 1000) {
+        const names = Array.from(
+            { length: Math.min(1000, count - start) },
+            (_, index) => `bench-${start + index}`,
+        )
+        await Promise.all(
+            names.map((name) => mkdir(join(content, 'replays', name), { recursive: true })),
+        )
+        await writeMany(
+            names.flatMap((name, index): [string, string | Buffer][] => [
+                [
+                    join(content, 'replays', name, 'item.yaml'),
+                    `title: Run ${name}\nauthor: Player ${(start + index) % 97}\ntime: ${new Date(epoch + (start + index) * 1000).toISOString()}\nlevel: ${level}\n`,
+                ],
+                [join(content, 'replays', name, 'data'), gzipJson({ run: name })],
+                [join(content, 'replays', name, 'configuration'), configuration],
+            ]),
+        )
+    }
+}
+
+/** Submits one result and uploads its files; the replay's title, to find it. */
+const play = async (player: Player, title: string) => {
+    const data = gzipJson({ startTime: 0, saveTime: 1, duration: 90, result: { title } })
+    const configuration = gzipJson({ options: [], title })
+    const submit = await player.submit(
+        '/levels/result/submit',
+        { type: 'replay' },
+        {
+            replay: {
+                title,
+                level: { name: level },
+                data: { hash: sha1(data), url: '/local/data' },
+                configuration: { hash: sha1(configuration), url: '/local/configuration' },
+            },
+        },
+    )
+    if (submit.status !== 200) throw new Error(`result answered ${submit.status}`)
+    const upload = await player.upload('/levels/result/upload', submit.body.key, [
+        data,
+        configuration,
+    ])
+    if (upload.status !== 200) throw new Error(`upload answered ${upload.status}`)
+}
+
+const replayRun = async (signer: TestSigner, count: number) => {
+    const content = await copyContent()
+    await generousWriteLimits(content)
+    if (count) await writeReplays(content, count)
+    const loading = performance.now()
+    const server: TestServer = await start(signer, content)
+    log(`  served ${count} replays after ${((performance.now() - loading) / 1000).toFixed(1)} s`)
+    const player = await signInPlayer(server, signer, 'bench-id', 'Bench')
+    const firstTitle = async (path: string, pick: (body: never) => string | undefined) =>
+        pick((await getJson<never>(`${server.root}${path}`)).body)
+    const result = await measure(server, async (index) => {
+        const title = `Bench play ${index}`
+        const started = performance.now()
+        await play(player, title)
+        const answered = performance.now() - started
+        const listed = await until(
+            started,
+            async () =>
+                (await firstTitle(
+                    '/replays/list',
+                    (body: { items: { title: string }[] }) => body.items[0]?.title,
+                )) === title,
+        )
+        const inDetails = await until(
+            started,
+            async () =>
+                (await firstTitle(
+                    `/levels/${level}`,
+                    (body: { sections: { itemType: string; items: { title: string }[] }[] }) =>
+                        body.sections.find((section) => section.itemType === 'replay')?.items[0]
+                            ?.title,
+                )) === title,
+        )
+        return { answer: answered, shown: [listed, inDetails] }
+    })
+    await server.stop()
+    await rm(content, { recursive: true, force: true })
+    return result
+}
+
+type Run = Awaited<ReturnType<typeof measure>>
+
+const ratioCell = (value: number, base: number) =>
+    `${formatNumber(value / base, 2)}× ${value / base <= answerRatioTarget ? 'met' : 'MISSED'}`
+const stallCell = (stall: Run['stall']) =>
+    `${formatNumber(stall.wall, 1)} · ${formatNumber(stall.cpu, 1)} ${stall.cpu <= stallTargetMs ? 'met' : 'MISSED'}`
+
+/** A table of runs by size, each figure with its ratio to the first (smallest) size's. */
+const printRuns = (title: string, size: string, runs: [number, Run][], shown: string[]) => {
+    const [, base] = runs[0]!
+    const withRatio = (value: number, baseValue: number) => [
+        formatNumber(value, 1),
+        ratioCell(value, baseValue),
+    ]
+    console.log(`\n${title}\n`)
+    console.log(
+        renderTable(
+            [
+                size,
+                'reload',
+                'ratio',
+                'answer',
+                'ratio',
+                ...shown.flatMap((name) => [name, 'ratio']),
+                'longest stall: clock · CPU',
+                'after: clock · CPU',
+                'load average',
+            ],
+            runs.map(([count, run]) => [
+                count.toLocaleString('en-US'),
+                ...withRatio(run.reload, base.reload),
+                ...withRatio(run.answer, base.answer),
+                ...run.shown.flatMap((time, which) => withRatio(time, base.shown[which]!)),
+                stallCell(run.stall),
+                stallCell(run.stallAfter),
+                run.load,
+            ]),
+            [],
+        ),
+    )
+}
+
+const main = async () => {
+    const signer = await createTestSigner()
+    console.log(
+        `Growth: ${writes} writes in a row per size; medians in ms; targets: within ${answerRatioTarget}× of the smallest size, longest stall ≤ ${stallTargetMs} ms\n`,
+    )
+    // The first run of a process meets code nothing has compiled yet: one is made and dropped.
+    log('warming up …')
+    await commentRun(signer, commentCounts[0]!)
+    const commentRuns: [number, Run][] = []
+    for (const count of commentCounts) {
+        log(`comments: ${count} on levels/${level} …`)
+        commentRuns.push([count, await commentRun(signer, count)])
+    }
+    printRuns('A comment on a level of N comments', 'comments', commentRuns, ['listed'])
+    const replayRuns: [number, Run][] = []
+    for (const count of [0, ...replayCounts]) {
+        log(`plays: ${count} replays besides the example's …`)
+        replayRuns.push([count, await replayRun(signer, count)])
+    }
+    printRuns(
+        "A play of a level into a replays folder of N replays (besides the example's 3)",
+        'replays',
+        replayRuns,
+        ['listed', 'in details'],
+    )
+}
+
+await main()
