@@ -1,3 +1,5 @@
+import type { ConversionLimits } from './charts/chart-converter.js'
+
 /** Everything `shelf serve` can be told, after the command line is parsed. */
 export type ShelfOptions = {
     /** The content folder. */
@@ -47,6 +49,8 @@ export type ShelfOptions = {
     trustProxy?: boolean
     /** Player writes as git commits, and following a remote (--git, --git-pull, --git-push). */
     git?: GitOptions
+    /** Bounds of a chart's conversion (no flag: the defaults suit any real chart; for tests). */
+    chartLimits?: Partial<ConversionLimits>
 }
 
 export type GitOptions = {

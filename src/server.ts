@@ -9,6 +9,8 @@ import { sessionSecretFile } from './auth/session-secret.js'
 import { ChartRevisions } from './boards/chart-revisions.js'
 import { PlayResults } from './boards/play-results.js'
 import { Catalog, type CommunitySources } from './catalog/catalog.js'
+import { ChartConverter, defaultConversionLimits } from './charts/chart-converter.js'
+import { EnginePackages } from './charts/engine-packages.js'
 import {
     defaultClientTimeouts,
     multiplayerDefaults,
@@ -117,15 +119,17 @@ const openContent = async (options: ShelfOptions) => {
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
     const validator = new ContentValidator()
+    const converter = new ChartConverter({ ...defaultConversionLimits, ...options.chartLimits })
     const state = new ContentState(content, {
         validator,
         processor,
         containment,
+        charts: { packages: new EnginePackages(content), converter },
     })
     await state.loadAll()
     await processor.saveCache()
     const community = openCommunity(content, stateFolder, validator, containment)
-    return { content, state, processor, stateFolder, containment, community }
+    return { content, state, processor, stateFolder, containment, community, converter }
 }
 
 /** What boards and people are made of besides the items, kept in the state folder across restarts. */
@@ -169,7 +173,8 @@ const nextCatalog = async (
  * written: a play on an earlier chart is then not taken for one on data never served.
  */
 export const loadCatalog = async (options: ShelfOptions) => {
-    const { state, community, content } = await openContent(options)
+    const { state, community, content, converter } = await openContent(options)
+    await converter.close()
     const revisions = join(content, '.shelf', 'revisions.jsonl')
     return nextCatalog(
         state,
@@ -207,7 +212,7 @@ export const startShelf = async (
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
-    const { content, state, processor, stateFolder, containment, community } =
+    const { content, state, processor, stateFolder, containment, community, converter } =
         await openContent(options)
     let catalog = await nextCatalog(state, community, options)
     // A unit that changes keeps what served under its name, for a new record with broken references.
@@ -309,6 +314,7 @@ export const startShelf = async (
             live?.close()
             await hashesSaver.flush()
             await shared.close()
+            await converter.close()
             await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))
                 server.closeAllConnections()

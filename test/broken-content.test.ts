@@ -39,7 +39,7 @@ const addLevel = async (name: string, file: string, text: string) => {
 }
 
 /** Levels that load fine, and levels left out because of their own or a dependency's problem. */
-const healthyLevels = ['city-lights', 'first-steps', 'morning-dew', 'thunder-road']
+const healthyLevels = ['city-lights', 'first-light', 'first-steps', 'morning-dew', 'thunder-road']
 const brokenLevels = [
     'broken-json',
     'broken-yaml',
@@ -202,8 +202,8 @@ test('the server starts and serves every item that is fine', async () => {
         assert.is(status, 200, name)
         assertShape('LevelDetails', body)
     }
-    assert.equal((await listAll('engines')).sort(), ['shelf-hold', 'shelf-tap'])
-    assert.equal((await listAll('skins')).sort(), ['neon-glow', 'shelf-classic'])
+    assert.equal((await listAll('engines')).sort(), ['pjsekai', 'shelf-hold', 'shelf-tap'])
+    assert.equal((await listAll('skins')).sort(), ['neon-glow', 'sekai-basic', 'shelf-classic'])
     assert.equal((await listAll('replays')).sort(), ['alice-first-steps', 'dave-first-steps'])
     assert.equal((await listAll('posts')).sort(), ['patch-notes', 'welcome'])
     const leaderboard = await getJson(`${root}/levels/first-steps/leaderboards/top`)

@@ -18,6 +18,7 @@ const srcRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 /** Folders that hold what Shelf knows and does, whoever asks; `config.ts` is read by them all. */
 const domain = [
+    'charts',
     'content',
     'catalog',
     'answers',

@@ -100,7 +100,7 @@ const followCursor = async (query: Record<string, string> = {}) => {
 }
 
 test('self-check: the generated folder has more than two pages of levels and replays', () => {
-    assert.is(listedRecords('level', folder).length, 5 + extraLevels)
+    assert.is(listedRecords('level', folder).length, 6 + extraLevels)
     assert.is(listedRecords('replay', folder).length, 3 + extraReplays)
 })
 

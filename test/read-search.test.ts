@@ -125,7 +125,7 @@ test('E9 quick search ranks title matches first', async () => {
     // "tap": Shelf Tap has it in its title; Shelf Hold, newer and so first in the plain list, only in tags and description.
     assert.equal(
         await listNames('engine'),
-        ['shelf-hold', 'shelf-tap'],
+        ['shelf-hold', 'pjsekai', 'shelf-tap'],
         'the plain order (test self-check)',
     )
     assert.equal(await quick('engine', 'tap'), ['shelf-tap', 'shelf-hold'])
@@ -237,10 +237,12 @@ test('E9 advanced: each sort order', async () => {
         'city-lights',
         'night-drive',
         'morning-dew',
+        'first-light',
         'first-steps',
     ])
     assert.equal(await advanced({ sort: 'title' }), [
         'city-lights',
+        'first-light',
         'first-steps',
         'morning-dew',
         'night-drive',

@@ -100,8 +100,8 @@ test('home: the server title, banner, a tile per type in the order of the app, t
     ])
     assert.match(
         (await texts('.tile .sub'))[2]!,
-        /^25 items$/,
-        'listed levels: five of the example and twenty generated',
+        /^26 items$/,
+        'listed levels: six of the example and twenty generated',
     )
     assert.match(
         (await page.locator('a.open').getAttribute('href'))!,
@@ -132,7 +132,7 @@ test('a list pages like the app (20 a page) and its quick search finds by title'
     const firstPage = await texts('.card strong')
     await page.locator('a[rel="next"]').click()
     const secondPage = await texts('.card strong')
-    assert.is(secondPage.length, 5)
+    assert.is(secondPage.length, 6)
     assert.equal(
         [...firstPage, ...secondPage].filter((title) => title.startsWith('Generated level')).length,
         20,

@@ -26,6 +26,8 @@ type Unit = {
     lastGood?: ItemRecord
     /** What served under the unit's name when it last changed (see LoadedContent.fallbacks). */
     fallback?: ItemRecord
+    /** A level's chart: the engine whose package converts it, so that a change of the engine converts it again. */
+    chartEngine?: string
     /** While the record serves: its comments and leaderboards file by file, which a change of a few of them patches. */
     parts?: ItemParts
     /** The problems of the entry but for those of its parts' files. */
@@ -121,17 +123,38 @@ export class ContentState {
 
     async loadAll() {
         await this.reloadSettings()
-        for (const type of contentTypes) await this.reloadType(type)
+        for (const type of enginesFirst(contentTypes)) await this.reloadType(type)
     }
 
     /** Re-reads the parts that the changed paths belong to. */
     async reload(paths: Iterable<string>) {
         const parts = affectedParts(paths)
         if (parts.settings) await this.reloadSettings()
-        for (const type of parts.types) await this.reloadType(type)
+        for (const type of enginesFirst([...parts.types])) await this.reloadType(type)
         const units = [...parts.units].filter(([key]) => !parts.types.has(typeByPlural.get(key.split('/')[0]!)!))
-        await mapLimit(units, concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
+        // Engines first: a level's chart is converted by its engine's package.
+        const engines = units.filter(([key]) => key.startsWith('engines/'))
+        await mapLimit(engines, concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
+        const others = new Map<string, string[] | undefined>(units.filter(([key]) => !key.startsWith('engines/')))
+        if (!parts.types.has('level'))
+            for (const key of this.chartsConvertedBy(parts.types.has('engine') ? undefined : engines.map(([key]) => key)))
+                if (!others.has(key)) others.set(key, undefined)
+        await mapLimit([...others], concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
         return parts
+    }
+
+    /**
+     * The levels whose chart the package of one of these engines (`engines/x` keys; every engine
+     * when undefined) converted: an engine's change may change its package, so they convert again.
+     */
+    private chartsConvertedBy(engines: string[] | undefined) {
+        if (engines?.length === 0) return []
+        const names = engines && new Set(engines.map((key) => unitOf(key).name))
+        const levels: string[] = []
+        for (const [key, unit] of this.units) {
+            if (unit.chartEngine !== undefined && (!names || names.has(unit.chartEngine))) levels.push(key)
+        }
+        return levels
     }
 
     /** The folder as it is now; costs as much as what changed since the last snapshot. */
@@ -211,6 +234,7 @@ export class ContentState {
             fallback: served && unitKeyOfPath(served.file) === key ? served : undefined,
             parts: loaded?.parts,
             ownProblems: own.length ? own : undefined,
+            chartEngine: loader.chartEngine,
         })
         if (problems.length) this.unitProblems.set(key, problems)
         else this.unitProblems.delete(key)
@@ -224,9 +248,18 @@ export class ContentState {
     }
 
     private loader() {
-        return new FolderLoader(this.root, this.tools)
+        return new FolderLoader(this.root, { ...this.tools, engineOf: (name) => this.engine(name) })
+    }
+
+    /** An engine as served now: its last good version while its files are broken. */
+    private engine(name: string) {
+        const unit = this.units.get(`${contentTypeInfos.engine.plural}/${name}`)
+        return unit?.record ?? unit?.lastGood
     }
 }
+
+/** A level's chart is converted by its engine's package: engines are read before the other types. */
+const enginesFirst = (types: readonly ContentType[]) => [...types].sort((a, b) => Number(b === 'engine') - Number(a === 'engine'))
 
 const unitName = (type: ContentType, entry: string) => (type === 'post' && entry.endsWith('.md') ? entry.slice(0, -3) : entry)
 

@@ -18,8 +18,11 @@ export const contentTypes = [
 
 export type ContentType = (typeof contentTypes)[number]
 
-/** How a resource file is turned into served bytes when it has an extension. */
-export type ResourceKind = 'image' | 'audio' | 'json' | 'binary' | 'archive'
+/**
+ * How a resource file is turned into served bytes when it has an extension. `levelData` is JSON
+ * that may also be kept as a chart, which the level's engine package converts (src/charts/).
+ */
+export type ResourceKind = 'image' | 'audio' | 'json' | 'binary' | 'archive' | 'levelData'
 
 export type ResourceRole = {
     role: string
@@ -71,7 +74,7 @@ export const contentTypeInfos: Record<ContentType, ContentTypeInfo> = {
             required('cover', 'image'),
             required('bgm', 'audio'),
             optional('preview', 'audio'),
-            required('data', 'json'),
+            required('data', 'levelData'),
         ],
         references: [
             { field: 'engine', target: 'engine', shape: 'one' },

@@ -4,6 +4,9 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { commentFromFile, type CommentRecord } from './comment-file.js'
+import { chartFormatOfFile, type ChartFormat } from '../charts/chart-formats.js'
+import type { EnginePackage } from '../charts/engine-packages.js'
+import { convertedChart, packageResources, packagedEngineRecord, type ChartTools } from './chart-resources.js'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
@@ -46,6 +49,8 @@ export type ItemRecord = {
     resources: Record<string, Resource>
     comments: CommentRecord[]
     leaderboards: LeaderboardRecord[]
+    /** An engine naming an npm package (`package:`): the package gives its files and converts its levels' charts. */
+    enginePackage?: EnginePackage
 }
 
 /** The subfolders of an item whose files are records of their own, each read alone when it changes. */
@@ -117,6 +122,10 @@ export type LoadTools = {
     processor: ResourceProcessor
     /** Which links may be followed: those that stay inside the content folder. */
     containment: Containment
+    /** Engines from npm packages and charts as level data. */
+    charts: ChartTools
+    /** An engine as the folder serves it now, for the package that converts a level's chart. */
+    engineOf?: (name: string) => ItemRecord | undefined
 }
 
 /** A listed entry of a folder, a link taken for what it points at. */
@@ -138,6 +147,8 @@ export const isSafeName = (name: string) => safeName.test(name)
  */
 export class FolderLoader {
     readonly problems: Problem[] = []
+    /** The engine whose package a level's chart was given to, converted or not. */
+    chartEngine: string | undefined
 
     constructor(
         private readonly root: string,
@@ -230,7 +241,8 @@ export class FolderLoader {
         const file = `${folder}/${recordFiles[0]}`
         const item = await this.loadItem(type, name, file, defaults)
         // Looked for even when the record is broken, so that one run reports every mistake.
-        const resources = await this.findResources(type, folder, names)
+        const resources = await this.findResources(type, folder, names, item)
+        if (item?.enginePackage) Object.assign(resources, await packageResources(this.tools.processor, item.enginePackage, resources))
         if (!this.hasAllResources(type, folder, file, resources) || !item) return undefined
         item.resources = resources
         const present = partFolders.filter((part) => listing.folders.includes(part))
@@ -294,8 +306,11 @@ export class FolderLoader {
         }
         const record = this.readRecord(file, type, false, defaults, (data, parsed) => this.reportReferences(type, file, data, parsed))
         if (!record) return undefined
+        const packaged = type === 'engine' && record.data.package !== undefined ? await this.packagedEngine(file, record) : undefined
+        if (packaged === null) return undefined
         const locateReference = referenceLocator(type, this.root, file, record.parsed)
-        return { type, name, file, fields: normalizeFields(type, record.data), locateReference, resources: {}, comments: [], leaderboards: [] }
+        const fields = normalizeFields(type, packaged?.data ?? record.data)
+        return { type, name, file, fields, locateReference, resources: {}, comments: [], leaderboards: [], enginePackage: packaged?.pack }
     }
 
     /** The names a record that failed validation gives in its reference fields, for the catalog to check too. */
@@ -307,10 +322,22 @@ export class FolderLoader {
         }
     }
 
-    private async findResources(type: ContentType, folder: string, names: Set<string>) {
+    /** An engine record naming a package, with the package; null when that cannot be had (reported). */
+    private async packagedEngine(file: string, record: { data: Record<string, unknown>; parsed: ParsedFile }) {
+        try {
+            return await packagedEngineRecord(this.tools.charts, record.data)
+        } catch (error) {
+            const field = error instanceof ContentError && error.position.field === 'title' ? 'title' : 'package'
+            this.problems.push({ file, ...record.parsed.locate([field]), field, message: (error as Error).message, severity: 'error' })
+            return null
+        }
+    }
+
+    /** A level's chart is converted by its engine's package only when its record loaded (`item`). */
+    private async findResources(type: ContentType, folder: string, names: Set<string>, item: ItemRecord | undefined) {
         const resources: Record<string, Resource> = {}
         for (const { role, kind } of contentTypeInfos[type].resources) {
-            const resource = await this.findResource(folder, names, role, kind)
+            const resource = await this.findResource(folder, names, role, kind, item)
             if (resource) resources[role] = resource
         }
         return resources
@@ -329,20 +356,31 @@ export class FolderLoader {
         return missing.length === 0
     }
 
-    private async findResource(folder: string, names: Set<string>, role: string, kind: ResourceKind) {
-        const fileName = candidateFiles(role, kind).find((candidate) => names.has(candidate))
+    private async findResource(folder: string, names: Set<string>, role: string, kind: ResourceKind, item?: ItemRecord) {
+        const [fileName, ...unused] = candidateFiles(role, kind).filter((candidate) => names.has(candidate))
         if (!fileName) return undefined
         const file = folder ? `${folder}/${fileName}` : fileName
+        // A chart saved beside the data it was meant to replace would otherwise change nothing, silently.
+        if (kind === 'levelData')
+            for (const name of unused) this.problems.push({ file: `${folder}/${name}`, message: `not used: ${fileName} holds the level's data (remove one of them)`, severity: 'warning' })
         try {
             if (fileName.endsWith('.srl')) {
                 const parsed = this.readRecord(file, undefined)
                 return parsed ? ({ external: parsed.data } as Resource) : undefined
             }
+            const chart = kind === 'levelData' ? chartFormatOfFile(fileName) : undefined
+            if (chart && item) return { served: await this.convertChart(item, join(this.root, file), chart) } satisfies Resource
             return { served: await this.tools.processor.process(join(this.root, file), fileName) } satisfies Resource
         } catch (error) {
             this.reportFileError(file, error)
             return undefined
         }
+    }
+
+    private async convertChart(level: ItemRecord, path: string, format: ChartFormat) {
+        const engineName = String(level.fields.references.engine)
+        this.chartEngine = engineName
+        return convertedChart(this.tools.charts, this.tools.processor, engineName, this.tools.engineOf?.(engineName), path, format)
     }
 
     private readComment(file: string, entry: string): CommentRecord | undefined {

@@ -1,5 +1,6 @@
 import matter from 'gray-matter'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml'
+import { jsonErrorPosition } from '../util/json-position.js'
 import { ContentError } from './problems.js'
 import { explainYamlError } from './yaml-errors.js'
 
@@ -33,13 +34,6 @@ const parseJson = (text: string): ParsedFile => {
     // Positions are only needed to report a problem, so the slower YAML parse waits until then.
     let positions: ParsedFile | undefined
     return { data, locate: (path) => (positions ??= parseYaml(text, 0)).locate(path) }
-}
-
-const jsonErrorPosition = (text: string, error: Error) => {
-    const match = /position (\d+)/.exec(error.message)
-    if (!match) return {}
-    const before = text.slice(0, Number(match[1])).split('\n')
-    return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 }
 }
 
 const parseYaml = (text: string, lineOffset: number): ParsedFile => {

@@ -5,6 +5,7 @@ import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { gzip, gzipSync } from 'node:zlib'
+import { chartFormats } from '../charts/chart-formats.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { makeDurable } from '../util/durable.js'
 import type { HashCache } from './hash-cache.js'
@@ -26,6 +27,7 @@ const extensionsByKind: Record<ResourceKind, string[]> = {
     image: ['png', 'jpg', 'jpeg', 'webp'],
     audio: ['mp3', 'ogg', 'm4a', 'wav', 'flac'],
     json: ['json'],
+    levelData: ['json', ...chartFormats.map((format) => format.extension)],
     binary: ['bin'],
     archive: ['zip'],
 }
@@ -78,6 +80,23 @@ export class ResourceProcessor {
         if (cached) return cached
         const served = await this.processChanged(path, fileName, info)
         this.hashes.remember(path, info, served)
+        return served
+    }
+
+    /**
+     * Bytes made from a file by other means (a chart converted by its engine's package, an
+     * engine package's file, which is served from a copy in the state folder), cached like any
+     * processed resource by the file's path, size and time, and by `maker`, which names what
+     * made them: another maker (another package, or version) makes them again.
+     */
+    async processMade(path: string, maker: string, make: (bytes: Buffer) => Promise<Buffer>): Promise<ServedFile> {
+        const info = statSync(path)
+        const key = `${path}\n${maker}`
+        const cached = this.hashes.lookup(key, info, await this.madeFiles())
+        if (cached) return cached
+        const made = await make(await readBytes(path, info))
+        const served = { ...(await this.store(made)), contentType: contentTypeOfBytes(made) }
+        this.hashes.remember(key, info, served)
         return served
     }
 

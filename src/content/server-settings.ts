@@ -26,6 +26,8 @@ export type OptionDeclaration = {
     infoType?: string
     allowOtherServers?: boolean
     validation?: Record<string, unknown>
+    /** File options for a level's data only: the chart formats also taken (src/charts/). */
+    charts?: string[]
     filter?: string
     compare?: 'min' | 'max' | 'equal'
     ignore?: string

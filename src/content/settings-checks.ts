@@ -167,8 +167,18 @@ const checkFieldOptions = (type: ContentType, form: Form, path: Path): SchemaIss
         if (option.type !== 'file' && roles.includes(option.query)) {
             return [{ path: [...path, 'options', index, 'type'], message: `"${option.query}" is a file of ${type}s, which only a file option gives: the value of this ${option.type} option would go into meta.${option.query}` }]
         }
+        if (option.charts?.length) return checkChartOption(type, option, [...path, 'options', index])
         return []
     })
+}
+
+/** Charts are a level's data, and the app sends a chart only for a file it does not check as LevelData. */
+const checkChartOption = (type: ContentType, option: OptionDeclaration, path: Path): SchemaIssue[] => {
+    const role = contentTypeInfos[type].resources.find((resource) => resource.role === option.query)
+    if (role?.kind !== 'levelData') return [{ path: [...path, 'charts'], message: `only a level's "data" option takes charts: this option's files are kept as ${type}s' "${option.query}"` }]
+    if (option.validation?.type === 'levelData')
+        return [{ path: [...path, 'validation', 'type'], message: 'the app checks a levelData file itself and refuses a chart before sending it: give this option validation: { type: file }' }]
+    return []
 }
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a')

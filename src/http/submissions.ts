@@ -70,7 +70,7 @@ export const readSubmission = async (
         const value = decodeOption(option, { get: (query) => input.get(query) ?? undefined })
         if (option.required && (value === '' || value === null || value === undefined))
             throw new HttpError(400, `option "${option.query}" is required`)
-        return { query: option.query, type: option.type, value }
+        return { query: option.query, type: option.type, value, charts: option.charts }
     })
     return { user, body: body as Record<string, unknown>, form, values }
 }

@@ -72,6 +72,9 @@ export const itemPage = async (request: PageRequest, item: CatalogItem, writable
             item.fields.draft ? t.draft : undefined,
         ].filter(Boolean),
         time: item.fields.time === undefined ? undefined : timeView(request, item.fields.time),
+        enginePackage:
+            item.enginePackage &&
+            format(t.enginePackage, item.enginePackage.name, item.enginePackage.version),
         description: description ? renderMarkdown(description) : '',
         audio: audioOf(request, rendered),
         effectSounds: item.type === 'effect',

@@ -47,9 +47,9 @@ export const editItem = async (
             else document.set(field, value)
         }
         const changes: { path: string; bytes?: Buffer | string }[] = []
-        for (const { role, hash } of files) {
+        for (const { role, hash, charts } of files) {
             const bytes = uploaded.get(hash)!
-            const fileName = resourceFileName(role, bytes)
+            const fileName = resourceFileName(role, bytes, charts)
             // The new file replaces whichever file held the role before, whatever its extension.
             changes.push(
                 ...candidateFiles(role.role, role.kind)

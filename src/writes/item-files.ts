@@ -2,6 +2,7 @@ import { stringify } from 'yaml'
 import type { SessionUser } from '../auth/sessions.js'
 import type { ContentType, ResourceRole } from '../content/item-types.js'
 import { contentTypeInfos } from '../content/item-types.js'
+import { chartFormatOfBytes } from '../charts/chart-formats.js'
 import { contentTypeOfBytes } from '../content/resources.js'
 import { Refusal } from '../util/refusal.js'
 
@@ -35,14 +36,28 @@ const isJson = (bytes: Buffer) => {
  * `data.json`. Bytes the app already packed (gzip) keep the extensionless name that serves them
  * as they are. Bytes that are not what the role holds are refused, naming the role.
  */
-export const resourceFileName = ({ role, kind }: ResourceRole, bytes: Buffer): string => {
-    if (kind === 'json' || kind === 'binary') {
+export const resourceFileName = (
+    { role, kind }: ResourceRole,
+    bytes: Buffer,
+    /** The chart formats the file's option takes for a level's data (`charts:` in server.yaml). */
+    charts: readonly string[] = [],
+): string => {
+    if (kind === 'levelData' && charts.length) {
+        const chart = chartFormatOfBytes(bytes)
+        if (chart && charts.includes(chart.format)) return chart.file
+        if (chart)
+            throw new Refusal(
+                'invalid',
+                `the file for "${role}" is a ${chart.title}, which this form does not take (it takes ${charts.join(', ')})`,
+            )
+    }
+    if (kind === 'json' || kind === 'levelData' || kind === 'binary') {
         if (isGzip(bytes)) return role
-        if (kind === 'json' && isJson(bytes)) return `${role}.json`
+        if (kind !== 'binary' && isJson(bytes)) return `${role}.json`
         if (kind === 'binary') return `${role}.bin`
         throw new Refusal(
             'invalid',
-            `the file for "${role}" is neither JSON nor gzip-compressed JSON`,
+            `the file for "${role}" is neither JSON nor gzip-compressed JSON${charts.length ? ` nor a chart (${charts.join(', ')})` : ''}`,
         )
     }
     const extension = extensionOfType[contentTypeOfBytes(bytes)]
@@ -64,7 +79,7 @@ export const recordFile = (record: Record<string, unknown>, user: SessionUser) =
     // The comment line must stay one line, whatever the profile's name holds.
     `# Made by ${`${user.name}#${user.handle}`.replace(/[\r\n]+/g, ' ')} on this server.\n${stringify(record, { lineWidth: 0 })}`
 
-export type FormValues = { query: string; type: string; value: unknown }[]
+export type FormValues = { query: string; type: string; value: unknown; charts?: string[] }[]
 
 /**
  * An item record from form values: options named like a field fill it, file options named like a
@@ -75,12 +90,12 @@ export const recordFromValues = (type: ContentType, values: FormValues) => {
     const info = contentTypeInfos[type]
     const record: Record<string, unknown> = {}
     const meta: Record<string, unknown> = {}
-    const files: { role: ResourceRole; hash: string }[] = []
-    for (const { query, type: optionType, value } of values) {
+    const files: { role: ResourceRole; hash: string; charts?: string[] }[] = []
+    for (const { query, type: optionType, value, charts } of values) {
         const role = info.resources.find((resource) => resource.role === query)
         const reference = info.references.find((candidate) => candidate.field === query)
         if (optionType === 'file') {
-            if (role && value !== '') files.push({ role, hash: String(value) })
+            if (role && value !== '') files.push({ role, hash: String(value), charts })
         } else if (textFields.has(query)) {
             if (value !== '') record[query] = value
         } else if (query === 'rating' && type === 'level') {

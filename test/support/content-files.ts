@@ -4,9 +4,12 @@
  * from the files themselves instead of from the code under test.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { exampleContent } from './server.js'
+
+const require = createRequire(import.meta.url)
 
 export type Text = string | Record<string, string>
 
@@ -92,13 +95,10 @@ export const readRecords = (type: ContentType, root = exampleContent): ContentRe
             const file = ['item.json', 'item.yaml', 'item.yml', 'item.md'].find((name) =>
                 existsSync(join(path, name)),
             )
-            if (file)
-                records.push(
-                    toRecord(type, entry, path, {
-                        ...defaults,
-                        ...readRecordFile(join(path, file)),
-                    }),
-                )
+            if (file) {
+                const fields = { ...defaults, ...readRecordFile(join(path, file)) }
+                records.push(toRecord(type, entry, path, { ...packageTexts(fields), ...fields }))
+            }
         } else if (type === 'post' && entry.endsWith('.md')) {
             records.push(
                 toRecord(type, entry.slice(0, -3), folder, {
@@ -109,6 +109,19 @@ export const readRecords = (type: ContentType, root = exampleContent): ContentRe
         }
     }
     return records
+}
+
+/**
+ * An engine naming an npm package takes its title, subtitle, author and description from the
+ * package's `databaseEngineItem` where its record has none (docs/charts.md).
+ */
+const packageTexts = (fields: Record<string, unknown>): Record<string, unknown> => {
+    if (typeof fields.package !== 'string') return {}
+    const { databaseEngineItem } = require(fields.package) as {
+        databaseEngineItem: Record<string, unknown>
+    }
+    const { title, subtitle, author, description } = databaseEngineItem
+    return { title, subtitle, author, description }
 }
 
 /** Newest first; records without a time last; equal times by name. */

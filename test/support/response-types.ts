@@ -6,6 +6,7 @@ import type {
     BackgroundItem,
     EffectItem,
     EngineItem,
+    LevelData,
     LevelItem,
     ParticleItem,
     PlaylistItem,
@@ -35,6 +36,8 @@ import type {
 } from '@sonolus/core'
 
 export type Responses = {
+    /** Not a response: what a level's `data` resource holds, gunzipped. */
+    LevelData: LevelData
     ServerAuthenticateResponse: ServerAuthenticateResponse
     ServerCreateRoomResponse: ServerCreateRoomResponse
     ServerCreateItemResponse: ServerCreateItemResponse

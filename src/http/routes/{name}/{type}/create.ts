@@ -34,9 +34,9 @@ export const postItemCreate = (writes: Writes): ShelfHandler => {
         'create',
         async ({ type, name, record, files, user }: CreateArgs, uploaded) => {
             const resources: Record<string, Buffer> = {}
-            for (const { role, hash } of files) {
+            for (const { role, hash, charts } of files) {
                 const bytes = uploaded.get(hash)!
-                resources[resourceFileName(role, bytes)] = bytes
+                resources[resourceFileName(role, bytes, charts)] = bytes
             }
             await createPlayerItem(writes, type, name, user, record, resources)
             return { shouldUpdateInfo: true, shouldNavigateToItem: name } satisfies Omit<
