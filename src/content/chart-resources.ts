@@ -95,6 +95,7 @@ export const convertedChart = async (
     return processor.processMade(
         path,
         maker(pack),
-        async (source) => (await asContentError(tools.converter.convert(pack, format, source))).bytes,
+        async (source) =>
+            (await asContentError(tools.converter.convert(pack, format, source))).bytes,
     )
 }

@@ -34,14 +34,29 @@ export const commentFromFile = (
         'author' | 'authorId' | 'authorHandle' | 'authorUser'
     > & { time: unknown }
     const content = body ?? ''
-    return { name, file, author, authorId, authorHandle, authorUser, time: parseTime(time) ?? 0, content }
+    return {
+        name,
+        file,
+        author,
+        authorId,
+        authorHandle,
+        authorUser,
+        time: parseTime(time) ?? 0,
+        content,
+    }
 }
 
 /** The path and text of a new comment on the item in `itemFolder`. */
 export const commentFile = (
     itemFolder: string,
     name: string,
-    comment: { author: string; authorId: string; authorHandle: string; time: Date; content: string },
+    comment: {
+        author: string
+        authorId: string
+        authorHandle: string
+        time: Date
+        content: string
+    },
 ) => {
     const { author, authorId, authorHandle, time } = comment
     const frontMatter = stringify(

@@ -27,7 +27,9 @@ export class Containment {
     /** The real path of a file to serve, when it is inside one of the folders (links resolved); else undefined. */
     async servable(path: string): Promise<string | undefined> {
         const real = await realpath(path).catch(() => undefined)
-        return real !== undefined && this.roots.some((root) => real.startsWith(root)) ? real : undefined
+        return real !== undefined && this.roots.some((root) => real.startsWith(root))
+            ? real
+            : undefined
     }
 
     /** What a listed entry of `folder` (absolute) is; links are classified by their target. */
@@ -64,6 +66,8 @@ const realOrGiven = (root: string) => {
     }
 }
 
-const plainKind = (entry: Dirent | Stats): EntryKind => (entry.isFile() ? 'file' : entry.isDirectory() ? 'folder' : 'other')
+const plainKind = (entry: Dirent | Stats): EntryKind =>
+    entry.isFile() ? 'file' : entry.isDirectory() ? 'folder' : 'other'
 
-export const outsideProblem = 'a symbolic link that leads outside the content folder (or nowhere) is not followed'
+export const outsideProblem =
+    'a symbolic link that leads outside the content folder (or nowhere) is not followed'

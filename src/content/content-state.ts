@@ -35,17 +35,24 @@ type Unit = {
 }
 
 /** The parts of the folder a batch of changed paths touches; each unit with the paths changed in it. */
-export type AffectedParts = { settings: boolean; types: Set<ContentType>; units: Map<string, string[]> }
+export type AffectedParts = {
+    settings: boolean
+    types: Set<ContentType>
+    units: Map<string, string[]>
+}
 
 const settingsFiles = /^(server\.ya?ml|info\.json|banner(\.[a-z]+)?)$/
-const typeByPlural = new Map<string, ContentType>(contentTypes.map((type) => [contentTypeInfos[type].plural, type]))
+const typeByPlural = new Map<string, ContentType>(
+    contentTypes.map((type) => [contentTypeInfos[type].plural, type]),
+)
 
 /** Which parts of the folder a changed path (relative, `/`-separated) belongs to. */
 export const affectedParts = (paths: Iterable<string>): AffectedParts => {
     const parts: AffectedParts = { settings: false, types: new Set(), units: new Map() }
     for (const path of paths) {
         const [first, second] = path.split('/')
-        if (second === undefined && first !== undefined && settingsFiles.test(first)) parts.settings = true
+        if (second === undefined && first !== undefined && settingsFiles.test(first))
+            parts.settings = true
         const type = first === undefined ? undefined : typeByPlural.get(first)
         if (!type) continue
         // The defaults touch every item of the type; so does the type folder itself appearing or going.
@@ -104,7 +111,10 @@ export const unitKeysOf = (type: ContentType, name: string): string[] => {
  */
 export class ContentState {
     private settings: { value: ServerSettings; problems: Problem[] } | undefined
-    private readonly defaults = new Map<ContentType, { data: Record<string, unknown>; problems: Problem[] }>()
+    private readonly defaults = new Map<
+        ContentType,
+        { data: Record<string, unknown>; problems: Problem[] }
+    >()
     private readonly units = new Map<string, Unit>()
     /** The problems of the units that have some, so a snapshot gathers them without a pass over every unit. */
     private readonly unitProblems = new Map<string, Problem[]>()
@@ -131,15 +141,25 @@ export class ContentState {
         const parts = affectedParts(paths)
         if (parts.settings) await this.reloadSettings()
         for (const type of enginesFirst([...parts.types])) await this.reloadType(type)
-        const units = [...parts.units].filter(([key]) => !parts.types.has(typeByPlural.get(key.split('/')[0]!)!))
+        const units = [...parts.units].filter(
+            ([key]) => !parts.types.has(typeByPlural.get(key.split('/')[0]!)!),
+        )
         // Engines first: a level's chart is converted by its engine's package.
         const engines = units.filter(([key]) => key.startsWith('engines/'))
-        await mapLimit(engines, concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
-        const others = new Map<string, string[] | undefined>(units.filter(([key]) => !key.startsWith('engines/')))
+        await mapLimit(engines, concurrency, ([key, changed]) =>
+            this.reloadUnit(key, undefined, changed),
+        )
+        const others = new Map<string, string[] | undefined>(
+            units.filter(([key]) => !key.startsWith('engines/')),
+        )
         if (!parts.types.has('level'))
-            for (const key of this.chartsConvertedBy(parts.types.has('engine') ? undefined : engines.map(([key]) => key)))
+            for (const key of this.chartsConvertedBy(
+                parts.types.has('engine') ? undefined : engines.map(([key]) => key),
+            ))
                 if (!others.has(key)) others.set(key, undefined)
-        await mapLimit([...others], concurrency, ([key, changed]) => this.reloadUnit(key, undefined, changed))
+        await mapLimit([...others], concurrency, ([key, changed]) =>
+            this.reloadUnit(key, undefined, changed),
+        )
         return parts
     }
 
@@ -152,7 +172,8 @@ export class ContentState {
         const names = engines && new Set(engines.map((key) => unitOf(key).name))
         const levels: string[] = []
         for (const [key, unit] of this.units) {
-            if (unit.chartEngine !== undefined && (!names || names.has(unit.chartEngine))) levels.push(key)
+            if (unit.chartEngine !== undefined && (!names || names.has(unit.chartEngine)))
+                levels.push(key)
         }
         return levels
     }
@@ -169,11 +190,19 @@ export class ContentState {
         this.served = this.served.with(changes)
         this.fallbacks = this.fallbacks.with(fallbacks)
         const problems = [...(this.settings?.problems ?? [])]
-        for (const { problems: defaultsProblems } of this.defaults.values()) problems.push(...defaultsProblems)
+        for (const { problems: defaultsProblems } of this.defaults.values())
+            problems.push(...defaultsProblems)
         for (const unitProblems of this.unitProblems.values()) problems.push(...unitProblems)
         const changed = this.changed
         this.changed = new Set()
-        return { settings: this.settings!.value, units: this.served, problems, version: ++this.version, changed, fallbacks: this.fallbacks }
+        return {
+            settings: this.settings!.value,
+            units: this.served,
+            problems,
+            version: ++this.version,
+            changed,
+            fallbacks: this.fallbacks,
+        }
     }
 
     /** Broken settings keep the last good ones serving, as a broken item does; at the first load there are none, and a neutral title serves. */
@@ -181,7 +210,8 @@ export class ContentState {
         const loader = this.loader()
         const value = await loader.loadSettings()
         const lastGood = this.settings?.value
-        if (value || !lastGood) this.settings = { value: value ?? neutralServerSettings(), problems: loader.problems }
+        if (value || !lastGood)
+            this.settings = { value: value ?? neutralServerSettings(), problems: loader.problems }
         else this.settings = { value: lastGood, problems: loader.problems.map(keepsServing) }
     }
 
@@ -189,9 +219,15 @@ export class ContentState {
         // One loader for the type folder itself: its listing's problems stay with its defaults'.
         const loader = this.loader()
         const data = await loader.loadDefaults(type)
-        const entries = new Map((await loader.listUnits(type)).map(({ name, folder }) => [`${contentTypeInfos[type].plural}/${name}`, folder]))
+        const entries = new Map(
+            (await loader.listUnits(type)).map(({ name, folder }) => [
+                `${contentTypeInfos[type].plural}/${name}`,
+                folder,
+            ]),
+        )
         this.defaults.set(type, { data, problems: loader.problems })
-        for (const key of this.units.keys()) if (this.units.get(key)!.type === type && !entries.has(key)) this.forget(key)
+        for (const key of this.units.keys())
+            if (this.units.get(key)!.type === type && !entries.has(key)) this.forget(key)
         await mapLimit([...entries], concurrency, ([key, folder]) => this.reloadUnit(key, folder))
     }
 
@@ -205,17 +241,30 @@ export class ContentState {
         const { type } = unitOf(key)
         const previous = this.units.get(key)
         const loader = this.loader()
-        const kept = previous?.record && previous.parts && paths && !paths.includes(key) ? previous.parts : undefined
+        const kept =
+            previous?.record && previous.parts && paths && !paths.includes(key)
+                ? previous.parts
+                : undefined
         const changes = kept && changesInside(key, paths!)
         let loaded: LoadedUnit | undefined
         let ownProblems: Problem[] | undefined = loader.problems
         if (kept && changes && !changes.rest) {
-            for (const [part, files] of Object.entries(changes.parts) as [PartFolder, readonly string[] | 'all'][]) await loader.readPart(kept, part, key, files)
+            for (const [part, files] of Object.entries(changes.parts) as [
+                PartFolder,
+                readonly string[] | 'all',
+            ][])
+                await loader.readPart(kept, part, key, files)
             loaded = { record: withParts(previous!.record!, kept), parts: kept }
             ownProblems = previous!.ownProblems
         } else {
             const defaults = this.defaults.get(type)?.data ?? {}
-            loaded = await loader.loadUnit(type, key.slice(key.indexOf('/') + 1), defaults, folder, kept && changes && { parts: kept, changes: changes.parts })
+            loaded = await loader.loadUnit(
+                type,
+                key.slice(key.indexOf('/') + 1),
+                defaults,
+                folder,
+                kept && changes && { parts: kept, changes: changes.parts },
+            )
         }
         const record = loaded?.record
         if (!record && loader.problems.length === 0) {
@@ -224,8 +273,13 @@ export class ContentState {
             return
         }
         const lastGood = record ?? previous?.record ?? previous?.lastGood
-        const own = record || !lastGood ? (ownProblems ?? []) : loader.problems.map((problem) => keepsServing(problem))
-        const problems = loaded?.parts ? [...own, ...loaded.parts.comments.problems(), ...loaded.parts.leaderboards.problems()] : own
+        const own =
+            record || !lastGood
+                ? (ownProblems ?? [])
+                : loader.problems.map((problem) => keepsServing(problem))
+        const problems = loaded?.parts
+            ? [...own, ...loaded.parts.comments.problems(), ...loaded.parts.leaderboards.problems()]
+            : own
         const served = this.servedItem(key)
         this.units.set(key, {
             type,
@@ -259,9 +313,13 @@ export class ContentState {
 }
 
 /** A level's chart is converted by its engine's package: engines are read before the other types. */
-const enginesFirst = (types: readonly ContentType[]) => [...types].sort((a, b) => Number(b === 'engine') - Number(a === 'engine'))
+const enginesFirst = (types: readonly ContentType[]) =>
+    [...types].sort((a, b) => Number(b === 'engine') - Number(a === 'engine'))
 
-const unitName = (type: ContentType, entry: string) => (type === 'post' && entry.endsWith('.md') ? entry.slice(0, -3) : entry)
+const unitName = (type: ContentType, entry: string) =>
+    type === 'post' && entry.endsWith('.md') ? entry.slice(0, -3) : entry
 
 const keepsServing = (problem: Problem): Problem =>
-    problem.severity === 'error' ? { ...problem, message: `${problem.message} (the last good version keeps serving)` } : problem
+    problem.severity === 'error'
+        ? { ...problem, message: `${problem.message} (the last good version keeps serving)` }
+        : problem

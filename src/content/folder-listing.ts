@@ -15,7 +15,11 @@ export type FolderListing = { files: string[]; folders: string[]; outside?: stri
  * with links is never remembered: where a link leads can change without its folder changing.
  * Throws as `readdirSync` does when the folder cannot be read.
  */
-export const listFolder = (path: string, cache: HashCache, containment: Containment): FolderListing => {
+export const listFolder = (
+    path: string,
+    cache: HashCache,
+    containment: Containment,
+): FolderListing => {
     const info = statSync(path)
     const cached = cache.lookupListing(path, info)
     if (cached) return cached

@@ -46,7 +46,9 @@ export const decodeOption = (option: OptionDeclaration, input: FormInput): unkno
     const raw = input.get(option.query)
     if (raw === undefined) return defaultValue(option)
     const refuse = (expected: string): never => {
-        throw new FormValueError(`option "${option.query}" expects ${expected}, got ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)}`)
+        throw new FormValueError(
+            `option "${option.query}" expects ${expected}, got ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw)}`,
+        )
     }
     const names = (option.values ?? []).map(({ name }) => name)
     switch (option.type) {
@@ -60,7 +62,8 @@ export const decodeOption = (option: OptionDeclaration, input: FormInput): unkno
             const value = raw.trim() === '' ? NaN : Number(raw)
             const min = option.min ?? 0
             const max = option.max ?? 0
-            if (!Number.isFinite(value) || value < min || value > max) refuse(`a number from ${min} to ${max}`)
+            if (!Number.isFinite(value) || value < min || value > max)
+                refuse(`a number from ${min} to ${max}`)
             return value
         }
         case 'toggle':
@@ -70,7 +73,8 @@ export const decodeOption = (option: OptionDeclaration, input: FormInput): unkno
             return raw
         case 'multi': {
             const selected = raw === '' ? [] : raw.split(',')
-            if (selected.some((name) => !names.includes(name))) refuse(`a comma-separated list of ${names.join(', ')}`)
+            if (selected.some((name) => !names.includes(name)))
+                refuse(`a comma-separated list of ${names.join(', ')}`)
             return selected
         }
         case 'serverItem':
@@ -78,7 +82,8 @@ export const decodeOption = (option: OptionDeclaration, input: FormInput): unkno
         case 'collectionItem':
             return parseJson(raw) ?? refuse('JSON')
         case 'file':
-            if (raw !== '' && !/^[0-9a-f]{40}$/.test(raw)) refuse('the SHA-1 of a file (40 lowercase hex digits) or nothing')
+            if (raw !== '' && !/^[0-9a-f]{40}$/.test(raw))
+                refuse('the SHA-1 of a file (40 lowercase hex digits) or nothing')
             return raw
     }
 }

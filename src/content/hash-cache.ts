@@ -21,21 +21,41 @@ type StoredListing = [string, number, string, string]
 
 type StoredCache = { version: number; entries: StoredResource[]; folders?: StoredListing[] }
 
-const toStoredResource = ([path, { size, mtimeMs, served }]: [string, ResourceEntry]): StoredResource =>
-    served.path === path ? [path, size, mtimeMs, served.hash, served.contentType] : [path, size, mtimeMs, served.hash, served.contentType, served.path]
+const toStoredResource = ([path, { size, mtimeMs, served }]: [
+    string,
+    ResourceEntry,
+]): StoredResource =>
+    served.path === path
+        ? [path, size, mtimeMs, served.hash, served.contentType]
+        : [path, size, mtimeMs, served.hash, served.contentType, served.path]
 
 /** One string per content type, rather than one per resource as parsed. */
 const contentTypes = new Map<string, string>()
-const sharedContentType = (type: string) => contentTypes.get(type) ?? (contentTypes.set(type, type), type)
+const sharedContentType = (type: string) =>
+    contentTypes.get(type) ?? (contentTypes.set(type, type), type)
 
-const fromStoredResource = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredResource): [string, ResourceEntry] => [
+const fromStoredResource = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredResource): [
+    string,
+    ResourceEntry,
+] => [
     path,
-    { size, mtimeMs, served: { hash, path: servedPath ?? path, contentType: sharedContentType(contentType) }, seen: false },
+    {
+        size,
+        mtimeMs,
+        served: { hash, path: servedPath ?? path, contentType: sharedContentType(contentType) },
+        seen: false,
+    },
 ]
 
-const toStoredListing = ([path, { ctimeMs, files, folders }]: [string, ListingEntry]): StoredListing => [path, ctimeMs, files, folders]
+const toStoredListing = ([path, { ctimeMs, files, folders }]: [
+    string,
+    ListingEntry,
+]): StoredListing => [path, ctimeMs, files, folders]
 
-const fromStoredListing = ([path, ctimeMs, files, folders]: StoredListing): [string, ListingEntry] => [path, { ctimeMs, files, folders, seen: false }]
+const fromStoredListing = ([path, ctimeMs, files, folders]: StoredListing): [
+    string,
+    ListingEntry,
+] => [path, { ctimeMs, files, folders, seen: false }]
 
 const splitNames = (names: string) => (names ? names.split('/') : [])
 
@@ -62,7 +82,11 @@ export class HashCache {
         try {
             const parsed = JSON.parse(await readFile(file, 'utf8')) as StoredCache
             if (parsed.version === cacheVersion && Array.isArray(parsed.entries)) {
-                return new HashCache(file, new SeenEntries(parsed.entries.map(fromStoredResource)), new SeenEntries((parsed.folders ?? []).map(fromStoredListing)))
+                return new HashCache(
+                    file,
+                    new SeenEntries(parsed.entries.map(fromStoredResource)),
+                    new SeenEntries((parsed.folders ?? []).map(fromStoredListing)),
+                )
             }
         } catch {
             // Unreadable or not JSON: start afresh, as below.
@@ -74,7 +98,11 @@ export class HashCache {
      * The cached result for a file, if the file is unchanged and any bytes Shelf made from it are
      * still there (`madeFiles`: the processed files present, listed once rather than stat'ed one by one).
      */
-    lookup(path: string, info: Stats, madeFiles: { has(path: string): boolean }): ServedFile | undefined {
+    lookup(
+        path: string,
+        info: Stats,
+        madeFiles: { has(path: string): boolean },
+    ): ServedFile | undefined {
         const entry = this.resources.get(path)
         if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) return undefined
         if (entry.served.path !== path && !madeFiles.has(entry.served.path)) return undefined
@@ -83,7 +111,12 @@ export class HashCache {
     }
 
     remember(path: string, info: Stats, served: ServedFile) {
-        this.resources.remember(path, { size: info.size, mtimeMs: info.mtimeMs, served, seen: true })
+        this.resources.remember(path, {
+            size: info.size,
+            mtimeMs: info.mtimeMs,
+            served,
+            seen: true,
+        })
     }
 
     /** What a folder held when it was listed, if it has not changed since. */
@@ -97,7 +130,12 @@ export class HashCache {
     /** `listedAt` is when the listing was started, by the same clock as the folder's ctime. */
     rememberListing(path: string, info: Stats, listing: FolderListing, listedAt: number) {
         if (listedAt - info.ctimeMs < racyListingMs) return
-        this.listings.remember(path, { ctimeMs: info.ctimeMs, files: listing.files.join('/'), folders: listing.folders.join('/'), seen: true })
+        this.listings.remember(path, {
+            ctimeMs: info.ctimeMs,
+            files: listing.files.join('/'),
+            folders: listing.folders.join('/'),
+            seen: true,
+        })
     }
 
     /**

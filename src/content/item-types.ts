@@ -45,14 +45,31 @@ export type ContentTypeInfo = {
     references: ReferenceField[]
 }
 
-const required = (role: string, kind: ResourceKind): ResourceRole => ({ role, kind, optional: false })
-const optional = (role: string, kind: ResourceKind): ResourceRole => ({ role, kind, optional: true })
+const required = (role: string, kind: ResourceKind): ResourceRole => ({
+    role,
+    kind,
+    optional: false,
+})
+const optional = (role: string, kind: ResourceKind): ResourceRole => ({
+    role,
+    kind,
+    optional: true,
+})
 
 /** Skins and particles are both a sprite atlas described by a data file. */
-const atlasResources = [required('thumbnail', 'image'), required('data', 'json'), required('texture', 'image')]
+const atlasResources = [
+    required('thumbnail', 'image'),
+    required('data', 'json'),
+    required('texture', 'image'),
+]
 
 /** Skins, backgrounds, effects and particles: resources, and no references to other items. */
-const resourcePack = (type: ContentType, resources: ResourceRole[]): ContentTypeInfo => ({ type, plural: `${type}s`, resources, references: [] })
+const resourcePack = (type: ContentType, resources: ResourceRole[]): ContentTypeInfo => ({
+    type,
+    plural: `${type}s`,
+    resources,
+    references: [],
+})
 
 export const contentTypeInfos: Record<ContentType, ContentTypeInfo> = {
     post: {
@@ -91,7 +108,11 @@ export const contentTypeInfos: Record<ContentType, ContentTypeInfo> = {
         required('image', 'image'),
         required('configuration', 'json'),
     ]),
-    effect: resourcePack('effect', [required('thumbnail', 'image'), required('data', 'json'), required('audio', 'archive')]),
+    effect: resourcePack('effect', [
+        required('thumbnail', 'image'),
+        required('data', 'json'),
+        required('audio', 'archive'),
+    ]),
     particle: resourcePack('particle', atlasResources),
     engine: {
         type: 'engine',

@@ -6,7 +6,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { commentFromFile, type CommentRecord } from './comment-file.js'
 import { chartFormatOfFile, type ChartFormat } from '../charts/chart-formats.js'
 import type { EnginePackage } from '../charts/engine-packages.js'
-import { convertedChart, packageResources, packagedEngineRecord, type ChartTools } from './chart-resources.js'
+import {
+    convertedChart,
+    packageResources,
+    packagedEngineRecord,
+    type ChartTools,
+} from './chart-resources.js'
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
@@ -16,10 +21,19 @@ import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.j
 import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, type ItemFields } from './records.js'
 import { candidateFiles, type Resource, type ResourceProcessor } from './resources.js'
-import { neutralServerSettings, normalizeServerSettings, type ServerSettings } from './server-settings.js'
+import {
+    neutralServerSettings,
+    normalizeServerSettings,
+    type ServerSettings,
+} from './server-settings.js'
 import { checkSettings } from './settings-checks.js'
 import type { LocalizedText } from './text.js'
-import { formatFieldPath, type ContentValidator, type SchemaIssue, type SchemaName } from './validate.js'
+import {
+    formatFieldPath,
+    type ContentValidator,
+    type SchemaIssue,
+    type SchemaName,
+} from './validate.js'
 
 export type LeaderboardEntryRecord = {
     name: string
@@ -45,7 +59,9 @@ export type ItemRecord = {
     file: string
     fields: ItemFields
     /** Where a reference field was written, so a broken reference can name its line. */
-    locateReference(field: string): Omit<Problem, 'message' | 'severity' | 'file'> & { file?: string }
+    locateReference(
+        field: string,
+    ): Omit<Problem, 'message' | 'severity' | 'file'> & { file?: string }
     resources: Record<string, Resource>
     comments: CommentRecord[]
     leaderboards: LeaderboardRecord[]
@@ -158,18 +174,33 @@ export class FolderLoader {
     /** The settings; undefined when their file is there but cannot be used (broken YAML, a wrong type). */
     async loadSettings(): Promise<ServerSettings | undefined> {
         const entries = await this.list('')
-        const names = new Set(entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name))
+        const names = new Set(
+            entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name),
+        )
         const file = ['server.yaml', 'server.yml', 'info.json'].find((name) => names.has(name))
         if (file !== 'info.json' && names.has('info.json')) {
-            this.problems.push({ file: 'info.json', message: `ignored: ${file} is used instead`, severity: 'warning' })
+            this.problems.push({
+                file: 'info.json',
+                message: `ignored: ${file} is used instead`,
+                severity: 'warning',
+            })
         }
         // A folder without settings still serves, under a neutral title.
-        const record = file ? this.readRecord(file, file === 'info.json' ? 'info' : 'server') : undefined
+        const record = file
+            ? this.readRecord(file, file === 'info.json' ? 'info' : 'server')
+            : undefined
         if (file && !record) return undefined
         if (record && file) {
-            this.problems.push(...checkSettings(record.data).map((issue) => ({ ...this.issueProblem(file, record.parsed, issue), severity: 'warning' as const })))
+            this.problems.push(
+                ...checkSettings(record.data).map((issue) => ({
+                    ...this.issueProblem(file, record.parsed, issue),
+                    severity: 'warning' as const,
+                })),
+            )
         }
-        const settings = record ? normalizeServerSettings(record.data, file) : neutralServerSettings()
+        const settings = record
+            ? normalizeServerSettings(record.data, file)
+            : neutralServerSettings()
         settings.banner = await this.findResource('', names, 'banner', 'image')
         return settings
     }
@@ -178,7 +209,7 @@ export class FolderLoader {
     async loadDefaults(type: ContentType): Promise<Record<string, unknown>> {
         const file = `${contentTypeInfos[type].plural}/${defaultsFileName}`
         if (this.kindAt(file) !== 'file') return {}
-        return (this.readRecord(file, type, true))?.data ?? {}
+        return this.readRecord(file, type, true)?.data ?? {}
     }
 
     /** The entries of a type folder that may be items: item folders, and `.md` files for posts. */
@@ -190,7 +221,11 @@ export class FolderLoader {
         const entries = await this.list(plural)
         return entries
             .filter((entry) => !isIgnored(entry.name) && entry.name !== defaultsFileName)
-            .filter((entry) => entry.kind === 'folder' || (type === 'post' && entry.kind === 'file' && entry.name.endsWith('.md')))
+            .filter(
+                (entry) =>
+                    entry.kind === 'folder' ||
+                    (type === 'post' && entry.kind === 'file' && entry.name.endsWith('.md')),
+            )
             .map((entry) => ({ name: entry.name, folder: entry.kind === 'folder' }))
     }
 
@@ -214,7 +249,12 @@ export class FolderLoader {
         if (isFolder === undefined) return undefined
         if (isFolder) return this.loadItemFolder(type, `${plural}/${entry}`, entry, defaults, kept)
         if (type === 'post' && entry.endsWith('.md')) {
-            const record = await this.loadItem(type, entry.slice(0, -3), `${plural}/${entry}`, defaults)
+            const record = await this.loadItem(
+                type,
+                entry.slice(0, -3),
+                `${plural}/${entry}`,
+                defaults,
+            )
             return record && { record }
         }
         return undefined
@@ -231,18 +271,30 @@ export class FolderLoader {
         const names = new Set(listing.files)
         const recordFiles = recordFileNames.filter((file) => names.has(file))
         if (recordFiles.length === 0) {
-            this.problems.push({ file: folder, message: `no record file: add one of ${recordFileNames.join(', ')}`, severity: 'error' })
+            this.problems.push({
+                file: folder,
+                message: `no record file: add one of ${recordFileNames.join(', ')}`,
+                severity: 'error',
+            })
             return undefined
         }
         if (recordFiles.length > 1) {
-            this.problems.push({ file: folder, message: `more than one record file (${recordFiles.join(', ')}): keep one`, severity: 'error' })
+            this.problems.push({
+                file: folder,
+                message: `more than one record file (${recordFiles.join(', ')}): keep one`,
+                severity: 'error',
+            })
             return undefined
         }
         const file = `${folder}/${recordFiles[0]}`
         const item = await this.loadItem(type, name, file, defaults)
         // Looked for even when the record is broken, so that one run reports every mistake.
         const resources = await this.findResources(type, folder, names, item)
-        if (item?.enginePackage) Object.assign(resources, await packageResources(this.tools.processor, item.enginePackage, resources))
+        if (item?.enginePackage)
+            Object.assign(
+                resources,
+                await packageResources(this.tools.processor, item.enginePackage, resources),
+            )
         if (!this.hasAllResources(type, folder, file, resources) || !item) return undefined
         item.resources = resources
         const present = partFolders.filter((part) => listing.folders.includes(part))
@@ -263,10 +315,29 @@ export class FolderLoader {
      * Reads files of an item's part folder into its parts: those named, or every file there
      * (`all`), forgetting the files no longer listed. Each file's problems stay with it.
      */
-    async readPart(parts: ItemParts, part: PartFolder, itemFolder: string, files: readonly string[] | 'all') {
+    async readPart(
+        parts: ItemParts,
+        part: PartFolder,
+        itemFolder: string,
+        files: readonly string[] | 'all',
+    ) {
         const folder = `${itemFolder}/${part}`
-        if (part === 'comments') await this.readFiles(parts.comments, folder, isCommentFile, files, (loader, file, name) => loader.readComment(file, name))
-        else await this.readFiles(parts.leaderboards, folder, isLeaderboardFile, files, (loader, file, name) => loader.readLeaderboard(file, name))
+        if (part === 'comments')
+            await this.readFiles(
+                parts.comments,
+                folder,
+                isCommentFile,
+                files,
+                (loader, file, name) => loader.readComment(file, name),
+            )
+        else
+            await this.readFiles(
+                parts.leaderboards,
+                folder,
+                isLeaderboardFile,
+                files,
+                (loader, file, name) => loader.readLeaderboard(file, name),
+            )
     }
 
     private async readFiles<T>(
@@ -281,10 +352,14 @@ export class FolderLoader {
         if (names === 'all') {
             // The listing's own problems (links leading outside) are kept under the folder's empty name.
             const lister = new FolderLoader(this.root, this.tools)
-            const listed = (await lister.list(folder)).filter((entry) => entry.kind === 'file' && accepts(entry.name)).map((entry) => entry.name)
+            const listed = (await lister.list(folder))
+                .filter((entry) => entry.kind === 'file' && accepts(entry.name))
+                .map((entry) => entry.name)
             const present = new Set(listed)
             outcomes.push({ file: '', problems: lister.problems })
-            for (const known of records.files()) if (known !== '' && !present.has(known)) outcomes.push({ file: known, problems: [] })
+            for (const known of records.files())
+                if (known !== '' && !present.has(known))
+                    outcomes.push({ file: known, problems: [] })
             names = listed
         }
         for (const [index, name] of names.entries()) {
@@ -299,42 +374,89 @@ export class FolderLoader {
         records.update(outcomes)
     }
 
-    private async loadItem(type: ContentType, name: string, file: string, defaults: Record<string, unknown>): Promise<ItemRecord | undefined> {
+    private async loadItem(
+        type: ContentType,
+        name: string,
+        file: string,
+        defaults: Record<string, unknown>,
+    ): Promise<ItemRecord | undefined> {
         if (!isSafeName(name) || reservedItemNames.has(name)) {
             this.problems.push({ file, message: nameProblem(name, 'item'), severity: 'error' })
             return undefined
         }
-        const record = this.readRecord(file, type, false, defaults, (data, parsed) => this.reportReferences(type, file, data, parsed))
+        const record = this.readRecord(file, type, false, defaults, (data, parsed) =>
+            this.reportReferences(type, file, data, parsed),
+        )
         if (!record) return undefined
-        const packaged = type === 'engine' && record.data.package !== undefined ? await this.packagedEngine(file, record) : undefined
+        const packaged =
+            type === 'engine' && record.data.package !== undefined
+                ? await this.packagedEngine(file, record)
+                : undefined
         if (packaged === null) return undefined
         const locateReference = referenceLocator(type, this.root, file, record.parsed)
         const fields = normalizeFields(type, packaged?.data ?? record.data)
-        return { type, name, file, fields, locateReference, resources: {}, comments: [], leaderboards: [], enginePackage: packaged?.pack }
+        return {
+            type,
+            name,
+            file,
+            fields,
+            locateReference,
+            resources: {},
+            comments: [],
+            leaderboards: [],
+            enginePackage: packaged?.pack,
+        }
     }
 
     /** The names a record that failed validation gives in its reference fields, for the catalog to check too. */
-    private reportReferences(type: ContentType, file: string, data: Record<string, unknown>, parsed: ParsedFile) {
+    private reportReferences(
+        type: ContentType,
+        file: string,
+        data: Record<string, unknown>,
+        parsed: ParsedFile,
+    ) {
         for (const { field, target } of contentTypeInfos[type].references) {
             for (const name of namesIn(data[field])) {
-                this.problems.push({ ...locateField(file, parsed, field), message: '', severity: 'error', reference: { type: target, name } })
+                this.problems.push({
+                    ...locateField(file, parsed, field),
+                    message: '',
+                    severity: 'error',
+                    reference: { type: target, name },
+                })
             }
         }
     }
 
     /** An engine record naming a package, with the package; null when that cannot be had (reported). */
-    private async packagedEngine(file: string, record: { data: Record<string, unknown>; parsed: ParsedFile }) {
+    private async packagedEngine(
+        file: string,
+        record: { data: Record<string, unknown>; parsed: ParsedFile },
+    ) {
         try {
             return await packagedEngineRecord(this.tools.charts, record.data)
         } catch (error) {
-            const field = error instanceof ContentError && error.position.field === 'title' ? 'title' : 'package'
-            this.problems.push({ file, ...record.parsed.locate([field]), field, message: (error as Error).message, severity: 'error' })
+            const field =
+                error instanceof ContentError && error.position.field === 'title'
+                    ? 'title'
+                    : 'package'
+            this.problems.push({
+                file,
+                ...record.parsed.locate([field]),
+                field,
+                message: (error as Error).message,
+                severity: 'error',
+            })
             return null
         }
     }
 
     /** A level's chart is converted by its engine's package only when its record loaded (`item`). */
-    private async findResources(type: ContentType, folder: string, names: Set<string>, item: ItemRecord | undefined) {
+    private async findResources(
+        type: ContentType,
+        folder: string,
+        names: Set<string>,
+        item: ItemRecord | undefined,
+    ) {
         const resources: Record<string, Resource> = {}
         for (const { role, kind } of contentTypeInfos[type].resources) {
             const resource = await this.findResource(folder, names, role, kind, item)
@@ -343,8 +465,15 @@ export class FolderLoader {
         return resources
     }
 
-    private hasAllResources(type: ContentType, folder: string, file: string, resources: Record<string, Resource>) {
-        const missing = contentTypeInfos[type].resources.filter(({ role, optional }) => !optional && !resources[role])
+    private hasAllResources(
+        type: ContentType,
+        folder: string,
+        file: string,
+        resources: Record<string, Resource>,
+    ) {
+        const missing = contentTypeInfos[type].resources.filter(
+            ({ role, optional }) => !optional && !resources[role],
+        )
         for (const { role, kind } of missing) {
             this.problems.push({
                 file,
@@ -356,21 +485,39 @@ export class FolderLoader {
         return missing.length === 0
     }
 
-    private async findResource(folder: string, names: Set<string>, role: string, kind: ResourceKind, item?: ItemRecord) {
-        const [fileName, ...unused] = candidateFiles(role, kind).filter((candidate) => names.has(candidate))
+    private async findResource(
+        folder: string,
+        names: Set<string>,
+        role: string,
+        kind: ResourceKind,
+        item?: ItemRecord,
+    ) {
+        const [fileName, ...unused] = candidateFiles(role, kind).filter((candidate) =>
+            names.has(candidate),
+        )
         if (!fileName) return undefined
         const file = folder ? `${folder}/${fileName}` : fileName
         // A chart saved beside the data it was meant to replace would otherwise change nothing, silently.
         if (kind === 'levelData')
-            for (const name of unused) this.problems.push({ file: `${folder}/${name}`, message: `not used: ${fileName} holds the level's data (remove one of them)`, severity: 'warning' })
+            for (const name of unused)
+                this.problems.push({
+                    file: `${folder}/${name}`,
+                    message: `not used: ${fileName} holds the level's data (remove one of them)`,
+                    severity: 'warning',
+                })
         try {
             if (fileName.endsWith('.srl')) {
                 const parsed = this.readRecord(file, undefined)
                 return parsed ? ({ external: parsed.data } as Resource) : undefined
             }
             const chart = kind === 'levelData' ? chartFormatOfFile(fileName) : undefined
-            if (chart && item) return { served: await this.convertChart(item, join(this.root, file), chart) } satisfies Resource
-            return { served: await this.tools.processor.process(join(this.root, file), fileName) } satisfies Resource
+            if (chart && item)
+                return {
+                    served: await this.convertChart(item, join(this.root, file), chart),
+                } satisfies Resource
+            return {
+                served: await this.tools.processor.process(join(this.root, file), fileName),
+            } satisfies Resource
         } catch (error) {
             this.reportFileError(file, error)
             return undefined
@@ -380,7 +527,14 @@ export class FolderLoader {
     private async convertChart(level: ItemRecord, path: string, format: ChartFormat) {
         const engineName = String(level.fields.references.engine)
         this.chartEngine = engineName
-        return convertedChart(this.tools.charts, this.tools.processor, engineName, this.tools.engineOf?.(engineName), path, format)
+        return convertedChart(
+            this.tools.charts,
+            this.tools.processor,
+            engineName,
+            this.tools.engineOf?.(engineName),
+            path,
+            format,
+        )
     }
 
     private readComment(file: string, entry: string): CommentRecord | undefined {
@@ -397,7 +551,11 @@ export class FolderLoader {
     private readLeaderboard(file: string, entry: string): LeaderboardRecord | undefined {
         const name = entry.replace(/\.(ya?ml|json)$/, '')
         if (!isSafeName(name)) {
-            this.problems.push({ file, message: nameProblem(name, 'leaderboard'), severity: 'error' })
+            this.problems.push({
+                file,
+                message: nameProblem(name, 'leaderboard'),
+                severity: 'error',
+            })
             return undefined
         }
         const record = this.readRecord(file, 'leaderboard')
@@ -408,7 +566,10 @@ export class FolderLoader {
             this.problems.push({
                 file,
                 field: 'records',
-                message: duplicate !== undefined ? `two records are named "${duplicate}"` : 'a record may not be named "list"',
+                message:
+                    duplicate !== undefined
+                        ? `two records are named "${duplicate}"`
+                        : 'a record may not be named "list"',
                 severity: 'error',
             })
             return undefined
@@ -426,26 +587,46 @@ export class FolderLoader {
     ): { data: Record<string, unknown>; parsed: ParsedFile } | undefined {
         let parsed: ParsedFile
         try {
-            parsed = parseRecordFile(file, readTextFile(join(this.root, file), schema === 'leaderboard' ? maxLeaderboardBytes : maxRecordBytes))
+            parsed = parseRecordFile(
+                file,
+                readTextFile(
+                    join(this.root, file),
+                    schema === 'leaderboard' ? maxLeaderboardBytes : maxRecordBytes,
+                ),
+            )
         } catch (error) {
             this.reportFileError(file, error)
             return undefined
         }
         if (!isPlainObject(parsed.data)) {
-            this.problems.push({ file, line: 1, message: 'expected a map of fields at the top level', severity: 'error' })
+            this.problems.push({
+                file,
+                line: 1,
+                message: 'expected a map of fields at the top level',
+                severity: 'error',
+            })
             return undefined
         }
         const own = { ...parsed.data }
         if (parsed.body && schema && schema !== 'comment') {
             if ('description' in own) {
-                this.problems.push({ file, ...parsed.locate(['description']), field: 'description', message: 'the description is given twice: in the front matter and as the Markdown body', severity: 'error' })
+                this.problems.push({
+                    file,
+                    ...parsed.locate(['description']),
+                    field: 'description',
+                    message:
+                        'the description is given twice: in the front matter and as the Markdown body',
+                    severity: 'error',
+                })
                 return undefined
             }
             own.description = parsed.body
         }
         const data = { ...defaults, ...own }
         if (!schema) return { data, parsed }
-        const issues = isDefaults ? this.tools.validator.validateDefaults(schema, data) : this.tools.validator.validate(schema, data)
+        const issues = isDefaults
+            ? this.tools.validator.validateDefaults(schema, data)
+            : this.tools.validator.validate(schema, data)
         if (issues.length) {
             this.problems.push(...issues.map((issue) => this.issueProblem(file, parsed, issue)))
             onInvalid?.(data, parsed)
@@ -455,14 +636,29 @@ export class FolderLoader {
     }
 
     private issueProblem(file: string, parsed: ParsedFile, issue: SchemaIssue): Problem {
-        return { file, ...parsed.locate(issue.path), field: formatFieldPath(issue.path) || undefined, message: issue.message, severity: 'error' }
+        return {
+            file,
+            ...parsed.locate(issue.path),
+            field: formatFieldPath(issue.path) || undefined,
+            message: issue.message,
+            severity: 'error',
+        }
     }
 
     private reportFileError(file: string, error: unknown) {
         if (error instanceof ContentError) {
-            this.problems.push({ file, ...error.position, message: error.message, severity: 'error' })
+            this.problems.push({
+                file,
+                ...error.position,
+                message: error.message,
+                severity: 'error',
+            })
         } else {
-            this.problems.push({ file, message: `cannot read: ${(error as Error).message}`, severity: 'error' })
+            this.problems.push({
+                file,
+                message: `cannot read: ${(error as Error).message}`,
+                severity: 'error',
+            })
         }
     }
 
@@ -470,8 +666,14 @@ export class FolderLoader {
     private async list(folder: string): Promise<Entry[]> {
         const path = join(this.root, folder)
         try {
-            const entries = readdirSync(path, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: this.tools.containment.kindOf(path, entry) }))
-            this.reportOutside(folder, entries.filter((entry) => entry.kind === 'outside').map((entry) => entry.name))
+            const entries = readdirSync(path, { withFileTypes: true }).map((entry) => ({
+                name: entry.name,
+                kind: this.tools.containment.kindOf(path, entry),
+            }))
+            this.reportOutside(
+                folder,
+                entries.filter((entry) => entry.kind === 'outside').map((entry) => entry.name),
+            )
             return entries
         } catch (error) {
             this.reportListingError(folder, error)
@@ -481,7 +683,11 @@ export class FolderLoader {
 
     private listItemFolder(folder: string): FolderListing {
         try {
-            const listing = listFolder(join(this.root, folder), this.tools.processor.hashes, this.tools.containment)
+            const listing = listFolder(
+                join(this.root, folder),
+                this.tools.processor.hashes,
+                this.tools.containment,
+            )
             this.reportOutside(folder, listing.outside ?? [])
             return listing
         } catch (error) {
@@ -498,19 +704,27 @@ export class FolderLoader {
     }
 
     private reportOutside(folder: string, names: string[]) {
-        for (const name of names) this.problems.push({ file: folder ? `${folder}/${name}` : name, message: outsideProblem, severity: 'error' })
+        for (const name of names)
+            this.problems.push({
+                file: folder ? `${folder}/${name}` : name,
+                message: outsideProblem,
+                severity: 'error',
+            })
     }
 
     /** A folder that is gone reads as empty; one that cannot be read is a problem. */
     private reportListingError(folder: string, error: unknown) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.reportFileError(folder || '.', error)
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+            this.reportFileError(folder || '.', error)
     }
 }
 
 type ProblemPosition = Omit<Problem, 'message' | 'severity'>
 
 const locateField = (file: string, parsed: ParsedFile, field: string): ProblemPosition =>
-    field in (parsed.data as object) ? { file, ...parsed.locate([field]), field } : { file: `${file.slice(0, file.indexOf('/'))}/${defaultsFileName}`, field }
+    field in (parsed.data as object)
+        ? { file, ...parsed.locate([field]), field }
+        : { file: `${file.slice(0, file.indexOf('/'))}/${defaultsFileName}`, field }
 
 /**
  * Where an item's reference fields were written. A YAML document is already parsed, so its few
@@ -519,34 +733,52 @@ const locateField = (file: string, parsed: ParsedFile, field: string): ProblemPo
  * (Separate functions, so that no closure keeps a parsed file alive.)
  */
 const referenceLocator = (type: ContentType, root: string, file: string, parsed: ParsedFile) =>
-    file.endsWith('.json') ? rereadingLocator(root, file) : positionLookup(referencePositions(type, file, parsed))
+    file.endsWith('.json')
+        ? rereadingLocator(root, file)
+        : positionLookup(referencePositions(type, file, parsed))
 
 const rereadingLocator = (root: string, file: string) => (field: string) => {
     try {
-        return locateField(file, parseRecordFile(file, readTextFile(join(root, file), maxRecordBytes)), field)
+        return locateField(
+            file,
+            parseRecordFile(file, readTextFile(join(root, file), maxRecordBytes)),
+            field,
+        )
     } catch {
         return { file, field }
     }
 }
 
 const referencePositions = (type: ContentType, file: string, parsed: ParsedFile) =>
-    new Map(contentTypeInfos[type].references.map(({ field }) => [field, locateField(file, parsed, field)]))
+    new Map(
+        contentTypeInfos[type].references.map(({ field }) => [
+            field,
+            locateField(file, parsed, field),
+        ]),
+    )
 
-const positionLookup = (positions: Map<string, ProblemPosition>) => (field: string) => positions.get(field) ?? { field }
+const positionLookup = (positions: Map<string, ProblemPosition>) => (field: string) =>
+    positions.get(field) ?? { field }
 
 /** Editor leftovers (vim, Emacs, JetBrains' safe writes…) and hidden files are never content. */
 export const isIgnored = (name: string) =>
-    name.startsWith('.') || name.endsWith('~') || /\.(swp|swx|tmp|bak|orig)$/.test(name) || /___jb_(tmp|old)___$/.test(name)
+    name.startsWith('.') ||
+    name.endsWith('~') ||
+    /\.(swp|swx|tmp|bak|orig)$/.test(name) ||
+    /___jb_(tmp|old)___$/.test(name)
 
 /** The names a reference field gives, whatever else is wrong with it: one, a list, or a `{ item }`. */
 const namesIn = (value: unknown): string[] => {
     if (typeof value === 'string') return [value]
-    if (Array.isArray(value)) return value.filter((name): name is string => typeof name === 'string')
-    if (isPlainObject(value) && typeof value.item === 'string' && value.useDefault !== true) return [value.item]
+    if (Array.isArray(value))
+        return value.filter((name): name is string => typeof name === 'string')
+    if (isPlainObject(value) && typeof value.item === 'string' && value.useDefault !== true)
+        return [value.item]
     return []
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const nameProblem = (name: string, what: string) =>
     reservedItemNames.has(name)
@@ -558,7 +790,11 @@ const findDuplicate = (names: string[]) => {
     return names.find((name) => seen.size === seen.add(name).size)
 }
 
-const toLeaderboard = (name: string, file: string, data: Record<string, unknown>): LeaderboardRecord => {
+const toLeaderboard = (
+    name: string,
+    file: string,
+    data: Record<string, unknown>,
+): LeaderboardRecord => {
     const records = (data.records as Record<string, unknown>[] | undefined) ?? []
     return {
         name,

@@ -1,5 +1,14 @@
 import matter from 'gray-matter'
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml'
+import {
+    isMap,
+    isScalar,
+    isSeq,
+    LineCounter,
+    parseDocument,
+    visit,
+    type Document,
+    type Node,
+} from 'yaml'
 import { jsonErrorPosition } from '../util/json-position.js'
 import { ContentError } from './problems.js'
 import { explainYamlError } from './yaml-errors.js'
@@ -28,7 +37,10 @@ const parseJson = (text: string): ParsedFile => {
     try {
         data = JSON.parse(text)
     } catch (error) {
-        throw new ContentError(`invalid JSON: ${(error as Error).message}`, jsonErrorPosition(text, error as Error))
+        throw new ContentError(
+            `invalid JSON: ${(error as Error).message}`,
+            jsonErrorPosition(text, error as Error),
+        )
     }
     requireShallow(data)
     // Positions are only needed to report a problem, so the slower YAML parse waits until then.
@@ -47,7 +59,10 @@ const parseYaml = (text: string, lineOffset: number): ParsedFile => {
     const duplicate = firstDuplicateKey(document)
     if (duplicate) {
         const { line, col } = lineCounter.linePos(duplicate.offset)
-        throw new ContentError(`invalid YAML: the key "${duplicate.key}" is given twice in one map`, { line: line + lineOffset, column: col })
+        throw new ContentError(
+            `invalid YAML: the key "${duplicate.key}" is given twice in one map`,
+            { line: line + lineOffset, column: col },
+        )
     }
     const data: unknown = document.toJS() ?? {}
     requireShallow(data)
@@ -66,7 +81,10 @@ const firstDuplicateKey = (document: Document) => {
             for (const { key } of map.items) {
                 const value = isScalar(key) ? key.value : String(key)
                 if (seen.size === seen.add(value).size) {
-                    found = { key: String(value).slice(0, 100), offset: (key as Node | null)?.range?.[0] ?? 0 }
+                    found = {
+                        key: String(value).slice(0, 100),
+                        offset: (key as Node | null)?.range?.[0] ?? 0,
+                    }
                     return visit.BREAK
                 }
             }
@@ -85,7 +103,8 @@ const requireShallow = (data: unknown) => {
     while (pending.length) {
         const [value, depth] = pending.pop()!
         if (typeof value !== 'object' || value === null) continue
-        if (depth >= maxDepth) throw new ContentError(`values are nested more than ${maxDepth} levels deep`)
+        if (depth >= maxDepth)
+            throw new ContentError(`values are nested more than ${maxDepth} levels deep`)
         for (const child of Object.values(value)) pending.push([child, depth + 1])
     }
 }
@@ -94,12 +113,19 @@ const requireShallow = (data: unknown) => {
  * The deepest node along `path` that exists: a missing key points at its parent object. A key
  * of a map points at the key itself, which is where a person looks for a misspelt field.
  */
-const locateInDocument = (document: Document, lineCounter: LineCounter, path: readonly (string | number)[], lineOffset: number) => {
+const locateInDocument = (
+    document: Document,
+    lineCounter: LineCounter,
+    path: readonly (string | number)[],
+    lineOffset: number,
+) => {
     let node: unknown = document.contents
     let target: unknown = node
     for (const key of path) {
         if (isMap(node)) {
-            const pair = node.items.find((item) => (isScalar(item.key) ? item.key.value : item.key) === key)
+            const pair = node.items.find(
+                (item) => (isScalar(item.key) ? item.key.value : item.key) === key,
+            )
             if (!pair) break
             target = pair.key
             node = pair.value
@@ -121,10 +147,15 @@ const frontMatterOpening = /^---\r?\n/
 const frontMatterClosing = /\r?\n---[ \t]*(\r?\n|$)/
 
 const parseMarkdown = (text: string): ParsedFile => {
-    if (!frontMatterOpening.test(text)) return { data: {}, body: text.trim(), locate: () => undefined }
+    if (!frontMatterOpening.test(text))
+        return { data: {}, body: text.trim(), locate: () => undefined }
     // gray-matter takes a front matter that never closes for the whole file: a file cut short
     // would load without its body, and a forgotten `---` would turn the text into fields.
-    if (!frontMatterClosing.test(text.slice(3))) throw new ContentError('the front matter opened by "---" on line 1 is never closed: add a line "---" after the fields', { line: 1, column: 1 })
+    if (!frontMatterClosing.test(text.slice(3)))
+        throw new ContentError(
+            'the front matter opened by "---" on line 1 is never closed: add a line "---" after the fields',
+            { line: 1, column: 1 },
+        )
     // gray-matter splits the file; its own YAML engine is replaced by `yaml` so positions and errors
     // match the other formats. The front matter it hands over starts with the newline that ends
     // the opening `---`, so its line numbers are already the file's.

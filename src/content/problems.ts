@@ -24,7 +24,10 @@ export type Problem = {
 }
 
 export const formatProblem = (problem: Problem): string => {
-    const position = problem.line === undefined ? '' : `:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`
+    const position =
+        problem.line === undefined
+            ? ''
+            : `:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`
     const field = problem.field ? `${problem.field}: ` : ''
     return `${problem.severity} ${problem.file}${position}  ${field}${problem.message}`
 }

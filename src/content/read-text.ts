@@ -12,7 +12,10 @@ import { ContentError } from './problems.js'
 export const maxRecordBytes = 512 * 1024
 export const maxLeaderboardBytes = 1024 * 1024
 
-const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`)
+const sizeOf = (bytes: number) =>
+    bytes < 1024 * 1024
+        ? `${Math.round(bytes / 1024)} KiB`
+        : `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
 /**
  * A text file as strict UTF-8: at most `maxBytes`, and bytes that are not UTF-8 are a problem
@@ -23,12 +26,18 @@ export const readTextFile = (path: string, maxBytes: number): string => {
     let bytes: Buffer
     try {
         const { size } = fstatSync(descriptor)
-        if (size > maxBytes) throw new ContentError(`the file is ${sizeOf(size)}; a file of this kind may hold at most ${sizeOf(maxBytes)}: split it or shorten it`)
+        if (size > maxBytes)
+            throw new ContentError(
+                `the file is ${sizeOf(size)}; a file of this kind may hold at most ${sizeOf(maxBytes)}: split it or shorten it`,
+            )
         bytes = readAll(descriptor, size)
     } finally {
         closeSync(descriptor)
     }
-    if (!isUtf8(bytes)) throw new ContentError('the file is not valid UTF-8: save it as UTF-8', { line: firstInvalidLine(bytes) })
+    if (!isUtf8(bytes))
+        throw new ContentError('the file is not valid UTF-8: save it as UTF-8', {
+            line: firstInvalidLine(bytes),
+        })
     return bytes.toString('utf8')
 }
 

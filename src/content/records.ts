@@ -53,7 +53,8 @@ export const parseTime = (value: unknown): number | undefined => {
     return undefined
 }
 
-const normalizeTag = (tag: unknown): TagRecord => (typeof tag === 'string' ? { title: tag } : (tag as TagRecord))
+const normalizeTag = (tag: unknown): TagRecord =>
+    typeof tag === 'string' ? { title: tag } : (tag as TagRecord)
 
 const normalizeUse = (value: unknown): ReferenceValue => {
     if (value === undefined) return null
@@ -66,7 +67,12 @@ export const normalizeFields = (type: ContentType, record: RawRecord): ItemField
     const references: Record<string, ReferenceValue> = {}
     for (const { field, shape } of contentTypeInfos[type].references) {
         const value = record[field]
-        references[field] = shape === 'use' ? normalizeUse(value) : shape === 'many' ? ((value as string[] | undefined) ?? []) : (value as string)
+        references[field] =
+            shape === 'use'
+                ? normalizeUse(value)
+                : shape === 'many'
+                  ? ((value as string[] | undefined) ?? [])
+                  : (value as string)
     }
     return {
         title: record.title as LocalizedText,

@@ -21,7 +21,8 @@ export type ServedFile = {
 }
 
 /** What a resource role resolved to: a file Shelf serves, or an Srl the owner points elsewhere. */
-export type Resource = { served: ServedFile } | { external: { hash?: string | null; url?: string | null } }
+export type Resource =
+    { served: ServedFile } | { external: { hash?: string | null; url?: string | null } }
 
 const extensionsByKind: Record<ResourceKind, string[]> = {
     image: ['png', 'jpg', 'jpeg', 'webp'],
@@ -89,7 +90,11 @@ export class ResourceProcessor {
      * processed resource by the file's path, size and time, and by `maker`, which names what
      * made them: another maker (another package, or version) makes them again.
      */
-    async processMade(path: string, maker: string, make: (bytes: Buffer) => Promise<Buffer>): Promise<ServedFile> {
+    async processMade(
+        path: string,
+        maker: string,
+        make: (bytes: Buffer) => Promise<Buffer>,
+    ): Promise<ServedFile> {
         const info = statSync(path)
         const key = `${path}\n${maker}`
         const cached = this.hashes.lookup(key, info, await this.madeFiles())
@@ -137,12 +142,19 @@ export class ResourceProcessor {
         }
         if (extension === 'bin') {
             const bytes = await readBytes(path, info)
-            return this.store(small ? gzipSync(bytes, { level: 9 }) : await gzipAsync(bytes, { level: 9 }))
+            return this.store(
+                small ? gzipSync(bytes, { level: 9 }) : await gzipAsync(bytes, { level: 9 }),
+            )
         }
         return {
-            hash: info.size <= wholeReadBytes ? await digest(await readBytes(path, info)) : await hashFile(path),
+            hash:
+                info.size <= wholeReadBytes
+                    ? await digest(await readBytes(path, info))
+                    : await hashFile(path),
             path,
-            contentType: extension ? (contentTypeByExtension[extension] ?? 'application/octet-stream') : await sniffContentType(path),
+            contentType: extension
+                ? (contentTypeByExtension[extension] ?? 'application/octet-stream')
+                : await sniffContentType(path),
         }
     }
 
@@ -171,10 +183,13 @@ const wholeReadBytes = 16 * 1024 * 1024
 /** Files up to this size are read and hashed on the main thread. */
 const smallFileBytes = 64 * 1024
 
-const readBytes = async (path: string, info: Stats) => (info.size <= smallFileBytes ? readFileSync(path) : readFile(path))
+const readBytes = async (path: string, info: Stats) =>
+    info.size <= smallFileBytes ? readFileSync(path) : readFile(path)
 
 const digest = async (bytes: Buffer) =>
-    bytes.length <= smallFileBytes ? createHash('sha1').update(bytes).digest('hex') : Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
+    bytes.length <= smallFileBytes
+        ? createHash('sha1').update(bytes).digest('hex')
+        : Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
 
 /** Which files Shelf made are there: a set listed once, or a look at the disk for each. */
 type MadeFiles = { has(path: string): boolean; add(path: string): void }
@@ -217,9 +232,22 @@ const sniffContentType = async (path: string) => {
 const signatures: [string, (bytes: Buffer) => boolean][] = [
     ['image/png', (bytes) => bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))],
     ['image/jpeg', (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff],
-    ['image/webp', (bytes) => bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP'],
-    ['audio/wav', (bytes) => bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WAVE'],
-    ['audio/mpeg', (bytes) => bytes.toString('latin1', 0, 3) === 'ID3' || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0)],
+    [
+        'image/webp',
+        (bytes) =>
+            bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP',
+    ],
+    [
+        'audio/wav',
+        (bytes) =>
+            bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WAVE',
+    ],
+    [
+        'audio/mpeg',
+        (bytes) =>
+            bytes.toString('latin1', 0, 3) === 'ID3' ||
+            (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0),
+    ],
     ['audio/ogg', (bytes) => bytes.toString('latin1', 0, 4) === 'OggS'],
     ['audio/flac', (bytes) => bytes.toString('latin1', 0, 4) === 'fLaC'],
     ['application/zip', (bytes) => bytes.toString('latin1', 0, 4) === 'PK\x03\x04'],

@@ -115,7 +115,12 @@ export const defaultLimits: Limits = {
 
 const normalizeLimits = (raw: Partial<Record<keyof Limits, unknown>> = {}): Limits => ({
     fileBytes: (raw.fileBytes as number | undefined) ?? defaultLimits.fileBytes,
-    ...(Object.fromEntries(writeKinds.map((kind) => [kind, { ...defaultLimits[kind], ...(raw[kind] as Partial<WriteRate> | undefined) }])) as Record<WriteKind, WriteRate>),
+    ...(Object.fromEntries(
+        writeKinds.map((kind) => [
+            kind,
+            { ...defaultLimits[kind], ...(raw[kind] as Partial<WriteRate> | undefined) },
+        ]),
+    ) as Record<WriteKind, WriteRate>),
 })
 
 export type ServerSettings = {
@@ -140,11 +145,15 @@ export type ServerSettings = {
 }
 
 /** Forms of a type Shelf cannot carry out are never offered (the settings checks say so). */
-const knownForms = (forms: FormDeclaration[] | undefined, known: readonly string[]) => (forms ?? []).filter((form) => known.includes(form.type))
+const knownForms = (forms: FormDeclaration[] | undefined, known: readonly string[]) =>
+    (forms ?? []).filter((form) => known.includes(form.type))
 
 type RawTypeSettings = Partial<Omit<TypeSettings, 'paging'>> & { paging?: 'page' | 'cursor' }
 
-export const normalizeServerSettings = (raw: Record<string, unknown>, file: string | undefined): ServerSettings => {
+export const normalizeServerSettings = (
+    raw: Record<string, unknown>,
+    file: string | undefined,
+): ServerSettings => {
     const types = Object.fromEntries(
         protocolTypes.map((type) => {
             const settings = (raw[`${type}s`] as RawTypeSettings | undefined) ?? {}
@@ -158,7 +167,10 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
                     creates: settings.creates ?? [],
                     actions: knownForms(settings.actions, actionFormTypes.actions),
                     community: knownForms(settings.community, actionFormTypes.community),
-                    commentActions: knownForms(settings.commentActions, actionFormTypes.commentActions),
+                    commentActions: knownForms(
+                        settings.commentActions,
+                        actionFormTypes.commentActions,
+                    ),
                     results: settings.results ?? [],
                 } satisfies TypeSettings,
             ]
@@ -170,12 +182,17 @@ export const normalizeServerSettings = (raw: Record<string, unknown>, file: stri
         description: raw.description as LocalizedText | undefined,
         fallbackLocale: (raw.fallbackLocale as string | undefined) ?? 'en',
         buttons: raw.buttons as ButtonDeclaration[] | undefined,
-        configuration: (raw.configuration as { options?: OptionDeclaration[] } | undefined)?.options ?? [],
+        configuration:
+            (raw.configuration as { options?: OptionDeclaration[] } | undefined)?.options ?? [],
         types,
         requireAuthentication: (raw.requireAuthentication as boolean | undefined) ?? false,
         admins: (raw.admins as string[] | undefined) ?? [],
         boards: (raw.boards as BoardDeclaration[] | undefined) ?? [],
-        banned: new Map(((raw.banned as { id: string; reason?: string }[] | undefined) ?? []).map(({ id, reason }) => [id, reason ?? 'banned from this server'])),
+        banned: new Map(
+            ((raw.banned as { id: string; reason?: string }[] | undefined) ?? []).map(
+                ({ id, reason }) => [id, reason ?? 'banned from this server'],
+            ),
+        ),
         limits: normalizeLimits(raw.limits as Partial<Record<keyof Limits, unknown>> | undefined),
     }
 }

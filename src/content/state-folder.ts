@@ -12,5 +12,8 @@ export const prepareStateFolder = async (folder: string) => {
     await mkdir(folder, { recursive: true })
     const ignore = join(folder, '.gitignore')
     if (!(await stat(ignore).catch(() => undefined)))
-        await writeFileAtomic(ignore, '# Shelf state: processed files and secrets, never committed\n*\n')
+        await writeFileAtomic(
+            ignore,
+            '# Shelf state: processed files and secrets, never committed\n*\n',
+        )
 }

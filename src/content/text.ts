@@ -3,7 +3,11 @@ import { localize as localizeText } from '@sonolus/core'
 /** A text of the content folder: the same for every language, or one entry per locale code. */
 export type LocalizedText = string | Record<string, string>
 
-export const localize = (text: LocalizedText | undefined, locale: string, fallbackLocale: string): string => {
+export const localize = (
+    text: LocalizedText | undefined,
+    locale: string,
+    fallbackLocale: string,
+): string => {
     if (text === undefined) return ''
     return typeof text === 'string' ? text : localizeText(text, locale, fallbackLocale)
 }

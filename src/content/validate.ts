@@ -34,7 +34,10 @@ export const schemaAjv = (folder: string, options: Options = {}) => {
     const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, ...options })
     const schemas = new Map<string, Record<string, unknown>>()
     for (const file of readdirSync(folder).filter((name) => name.endsWith('.schema.json'))) {
-        const schema = JSON.parse(readFileSync(`${folder}/${file}`, 'utf8')) as Record<string, unknown>
+        const schema = JSON.parse(readFileSync(`${folder}/${file}`, 'utf8')) as Record<
+            string,
+            unknown
+        >
         schemas.set(String(schema.$id), schema)
         ajv.addSchema(schema)
     }
@@ -48,7 +51,10 @@ export const schemaAjv = (folder: string, options: Options = {}) => {
 }
 
 /** Every schema id a validator is asked for. */
-export const validatedSchemaIds = () => [...schemaNames.map(schemaId), ...defaultsSchemaNames.map(defaultsSchemaId)]
+export const validatedSchemaIds = () => [
+    ...schemaNames.map(schemaId),
+    ...defaultsSchemaNames.map(defaultsSchemaId),
+]
 
 /**
  * The validators `npm run build` compiles ahead into plain functions (precompile-validators.ts),
@@ -100,12 +106,16 @@ export class ContentValidator {
 const describeErrors = (errors: ErrorObject[]): SchemaIssue[] => {
     // A failed `anyOf`/`oneOf` also reports every branch's failure; the branches' details are
     // noise to a person, so one sentence about the whole alternative replaces them.
-    const alternatives = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+    const alternatives = errors.filter(
+        (error) => error.keyword === 'anyOf' || error.keyword === 'oneOf',
+    )
     const isInsideAlternative = (error: ErrorObject) =>
         alternatives.some(
             (alternative) =>
                 alternative !== error &&
-                error.schemaPath.startsWith(alternative.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/')) &&
+                error.schemaPath.startsWith(
+                    alternative.schemaPath.replace(/\/(anyOf|oneOf)$/, '/$1/'),
+                ) &&
                 error.instancePath.startsWith(alternative.instancePath),
         )
     const issues = new Map<string, SchemaIssue>()
@@ -124,28 +134,57 @@ const describeError = (error: ErrorObject): SchemaIssue => {
         case 'additionalProperties': {
             const key = String(params.additionalProperty)
             const known = Object.keys((error.parentSchema?.properties as object | undefined) ?? {})
-            return { path: [...path, key], message: `unknown field "${key}"${didYouMean(key, known)}` }
+            return {
+                path: [...path, key],
+                message: `unknown field "${key}"${didYouMean(key, known)}`,
+            }
         }
         case 'required':
             // The path names the missing field; its position falls back to the map that lacks it.
-            return { path: [...path, String(params.missingProperty)], message: `missing required field "${String(params.missingProperty)}"` }
+            return {
+                path: [...path, String(params.missingProperty)],
+                message: `missing required field "${String(params.missingProperty)}"`,
+            }
         case 'type':
-            return { path, message: `expected ${String(params.type)}, got ${describeValue(error.data)}` }
+            return {
+                path,
+                message: `expected ${String(params.type)}, got ${describeValue(error.data)}`,
+            }
         case 'const':
-            return { path, message: `expected ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data)}` }
+            return {
+                path,
+                message: `expected ${JSON.stringify(params.allowedValue)}, got ${describeValue(error.data)}`,
+            }
         case 'enum': {
-            const allowed = (params.allowedValues as unknown[]).map((value) => JSON.stringify(value))
-            const got = typeof error.data === 'string' ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String)) : ''
-            return { path, message: `expected one of ${allowed.join(', ')}, got ${describeValue(error.data)}${got}` }
+            const allowed = (params.allowedValues as unknown[]).map((value) =>
+                JSON.stringify(value),
+            )
+            const got =
+                typeof error.data === 'string'
+                    ? didYouMean(error.data, (params.allowedValues as unknown[]).map(String))
+                    : ''
+            return {
+                path,
+                message: `expected one of ${allowed.join(', ')}, got ${describeValue(error.data)}${got}`,
+            }
         }
         case 'anyOf':
         case 'oneOf': {
-            const expected = (error.parentSchema?.title as string | undefined) ?? 'one of the allowed forms'
-            return { path, message: `expected ${lowerFirst(expected)}, got ${describeValue(error.data)}` }
+            const expected =
+                (error.parentSchema?.title as string | undefined) ?? 'one of the allowed forms'
+            return {
+                path,
+                message: `expected ${lowerFirst(expected)}, got ${describeValue(error.data)}`,
+            }
         }
         case 'pattern': {
             const expected = error.parentSchema?.title as string | undefined
-            return { path, message: expected ? `expected ${lowerFirst(expected)}, got ${describeValue(error.data)}` : `${describeValue(error.data)} ${error.message ?? 'is not allowed'}` }
+            return {
+                path,
+                message: expected
+                    ? `expected ${lowerFirst(expected)}, got ${describeValue(error.data)}`
+                    : `${describeValue(error.data)} ${error.message ?? 'is not allowed'}`,
+            }
         }
         default:
             return { path, message: error.message ?? 'is not allowed' }
@@ -157,14 +196,17 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
 const didYouMean = (word: string, candidates: string[]) => {
     if (!candidates.length) return ''
     const suggestion = closest(word, candidates)
-    return distance(word, suggestion) <= Math.max(2, Math.floor(word.length / 3)) ? ` (did you mean "${suggestion}"?)` : ''
+    return distance(word, suggestion) <= Math.max(2, Math.floor(word.length / 3))
+        ? ` (did you mean "${suggestion}"?)`
+        : ''
 }
 
 const describeValue = (value: unknown) => {
     if (value === null) return 'null'
     if (Array.isArray(value)) return 'a list'
     if (typeof value === 'object') return 'a map'
-    if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`
+    if (typeof value === 'string')
+        return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`
     return `${typeof value} ${String(value)}`
 }
 
@@ -177,4 +219,6 @@ const pointerToPath = (pointer: string): (string | number)[] =>
 
 /** `tags[0].title`: how a field is named in messages. */
 export const formatFieldPath = (path: readonly (string | number)[]) =>
-    path.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('')
+    path
+        .map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`))
+        .join('')

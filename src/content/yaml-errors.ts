@@ -25,10 +25,12 @@ export const explainYamlError = (
             // `key: value` followed by a line indented deeper: the parser reads the value as a
             // key of a map it cannot nest there, and reports the value's line.
             const spill = errors.find(
-                (other) => other.code === 'MULTILINE_IMPLICIT_KEY' && at(other.pos[1]).line > start.line,
+                (other) =>
+                    other.code === 'MULTILINE_IMPLICIT_KEY' && at(other.pos[1]).line > start.line,
             )
             if (spill) {
-                const line = start.line + 1 + lines.slice(start.line).findIndex((next) => next.trim())
+                const line =
+                    start.line + 1 + lines.slice(start.line).findIndex((next) => next.trim())
                 return {
                     line,
                     column: 1,
