@@ -2,8 +2,8 @@ import type { ServerInfo, ServerInfoButton } from '@sonolus/core'
 import { renderOption } from './forms.js'
 import type { RequestView } from './request-view.js'
 
-/** The order of the app's own home page, used when server.yaml lists no buttons. */
-const defaultButtonOrder = [
+/** The order of the app's own home page, used by the app's and the web's home when server.yaml lists no buttons. */
+export const defaultButtonOrder = [
     'post',
     'playlist',
     'level',

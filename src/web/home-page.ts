@@ -1,3 +1,4 @@
+import { defaultButtonOrder } from '../answers/server-info.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import { itemImage } from './item-cards.js'
 import { renderMarkdown, summary } from './markdown.js'
@@ -13,25 +14,14 @@ import { shareBlock } from './share-block.js'
 import { renderTemplate } from './templates.js'
 import { format, typeTitle } from './ui-text.js'
 
-/** The app's own order of its home buttons, used when server.yaml lists none. */
-const appOrder: readonly ContentType[] = [
-    'post',
-    'playlist',
-    'level',
-    'replay',
-    'skin',
-    'background',
-    'effect',
-    'particle',
-    'engine',
-]
-
 /** The types the home page offers, in the order of the app's buttons. */
 const homeTypes = (request: PageRequest): ContentType[] => {
     const declared = request.catalog.settings.buttons
         ?.map((button) => button.type)
         .filter((type): type is ContentType => (contentTypes as readonly string[]).includes(type))
-    return (declared ?? appOrder).filter((type) => request.catalog.listed[type].length > 0)
+    return (declared ?? defaultButtonOrder).filter(
+        (type) => request.catalog.listed[type].length > 0,
+    )
 }
 
 export const homePage = async (request: PageRequest) => {
