@@ -8,7 +8,15 @@
  * hash is the SHA-1 of its file.
  */
 import { createHash } from 'node:crypto'
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+    cpSync,
+    existsSync,
+    mkdirSync,
+    readFileSync,
+    readdirSync,
+    rmSync,
+    writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -40,9 +48,11 @@ export const generatePlays = (content: string, state: string, tree: PlaysTree) =
     })
     mkdirSync(state, { recursive: true })
     const next = random(tree.seed)
+    // Levels whose data is a chart (data.sus, …) are converted at load: plays go to the others.
     const levels = readdirSync(join(content, 'levels')).filter(
         (name) =>
             !name.startsWith('_') &&
+            existsSync(join(content, 'levels', name, 'data.json')) &&
             !/^(draft|unlisted): true$/m.test(
                 readFileSync(
                     join(
