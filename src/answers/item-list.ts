@@ -3,6 +3,7 @@ import { isContentType, type ProtocolType } from '../content/item-types.js'
 import { offeredSearches } from './forms.js'
 import { readItemQuery, selectItems } from './item-query.js'
 import { pageSizes, paginate } from './pagination.js'
+import { asksForRecords, personRecordList } from './person-records.js'
 import type { RequestView } from './request-view.js'
 
 /**
@@ -10,6 +11,7 @@ import type { RequestView } from './request-view.js'
  * keeps per renderer, to be put in as they are; the rest is the answer without them.
  */
 export const itemList = (view: RequestView, type: ProtocolType) => {
+    if (type === 'replay' && view.searchable && asksForRecords(view)) return personRecordList(view)
     const settings = view.catalog.settings.types[type]
     const items = isContentType(type)
         ? selectItems(

@@ -151,11 +151,22 @@ const renderPlay = (
 }
 
 /** Counts and scores as the app shows them: `1,000,000`; accuracy with its decimals. */
+const formats = {
+    whole: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
+    accuracy: new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 }),
+}
 const formatValue = (value: number, by: string) =>
-    value.toLocaleString('en-US', { maximumFractionDigits: by === 'accuracyScore' ? 4 : 0 })
+    formats[by === 'accuracyScore' ? 'accuracy' : 'whole'].format(value)
+
+/** A person's best play on a board: its replay, rank and the board's title. */
+export type PersonRecord = {
+    replay: CatalogItem & { type: 'replay' }
+    rank: number
+    board: LocalizedText
+}
 
 /** A person's best play on each board they played on, best rank first. */
-export const recordsOfPerson = (view: RequestView, person: Person) => {
+export const recordsOfPerson = (view: RequestView, person: Person): PersonRecord[] => {
     if (person.playerId === undefined) return []
     const catalog = view.catalog
     return catalog.boards

@@ -17,6 +17,8 @@ export type RequestView = {
     searchable: boolean
     /** Filters the player's configuration options apply to lists of each type. */
     configurationFilters(type: ContentType): ItemFilter[]
+    /** The player's configuration values, as a key for answers kept by what they are of. */
+    configurationKey: string
     /** The signed-in player, once the session header is checked; a guest has none. */
     user?: SessionUser
 }
@@ -60,6 +62,7 @@ export const createRequestView = (
                 .filter(({ option }) => (option.types ?? ['levels']).includes(`${type}s`))
                 .map(({ option, value }) => optionFilter(option, value))
                 .filter((filter): filter is ItemFilter => filter !== undefined),
+        configurationKey: JSON.stringify(configuration.map(({ value }) => value)),
     }
 }
 

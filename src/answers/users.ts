@@ -1,5 +1,4 @@
 import type {
-    ReplayItem,
     ServerItemDetails,
     ServerItemInfo,
     ServerItemList,
@@ -7,6 +6,7 @@ import type {
     UserItem,
 } from '@sonolus/core'
 import type { CatalogItem } from '../catalog/catalog.js'
+import { newestFirst } from '../catalog/order.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import { allVariants } from '../content/text.js'
 import type { RequestView } from './request-view.js'
@@ -15,6 +15,7 @@ import { sectionSize } from './sections.js'
 import type { Person } from '../people/people.js'
 import { usedByTitles } from './item-details.js'
 import { recordsOfPerson } from './leaderboards.js'
+import { rankedReplay, recordsSearchValues } from './person-records.js'
 
 /** The order of a person's sections: what they made first, their plays last. */
 const sectionOrder: ContentType[] = [
@@ -86,7 +87,7 @@ const madeSections = (view: RequestView, person: Person): ServerItemSection[] =>
         const filters = view.configurationFilters(type)
         const items = [...(person.works.items.get(type) ?? [])]
             .filter((item) => !item.fields.unlisted && filters.every((filter) => filter(item)))
-            .sort((a, b) => (b.fields.time ?? 0) - (a.fields.time ?? 0))
+            .sort(newestFirst)
             .slice(0, sectionSize)
         if (!items.length) return []
         return [
@@ -103,26 +104,21 @@ const madeSections = (view: RequestView, person: Person): ServerItemSection[] =>
 
 /**
  * Their best records, best rank first, each replay tagged with its rank and board: a few, as
- * every section, since each replay carries its whole level.
+ * every section, since each replay carries its whole level; "More" lists them all.
  */
 const recordSection = (view: RequestView, person: Person): ServerItemSection[] => {
-    const records = recordsOfPerson(view, person).slice(0, sectionSize)
+    const records = recordsOfPerson(view, person)
     if (!records.length) return []
     return [
         {
             title: '#RANKING',
             icon: 'trophy',
             itemType: 'replay',
-            items: records.map(({ replay, rank, board }): ReplayItem => {
-                const item = view.renderer.item(replay)
-                return {
-                    ...item,
-                    tags: [
-                        { title: `#${rank} · ${view.renderer.text(board)}`, icon: 'ranking' },
-                        ...item.tags,
-                    ],
-                }
-            }),
+            items: records.slice(0, sectionSize).map((record) => rankedReplay(view, record)),
+            searchValues:
+                view.searchable && records.length > sectionSize
+                    ? recordsSearchValues(person)
+                    : undefined,
         },
     ]
 }

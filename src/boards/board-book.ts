@@ -119,10 +119,16 @@ export class BoardBook {
     /** A player's records: their best play on each board they played, with its rank. */
     recordsOf(player: string, level: (name: string) => ItemRecord | undefined): PlayerRecord[] {
         const records: PlayerRecord[] = []
+        // A player plays a few levels many times: each level's boards are listed once.
+        const viewsOfLevel = new Map<string, BoardView[]>()
         for (const placed of this.playsOfPlayer.get(player) ?? []) {
-            const levelRecord = level(placed.level)
-            if (!levelRecord) continue
-            for (const view of this.viewsOf(levelRecord)) {
+            let views = viewsOfLevel.get(placed.level)
+            if (!views) {
+                const levelRecord = level(placed.level)
+                views = levelRecord ? this.viewsOf(levelRecord) : []
+                viewsOfLevel.set(placed.level, views)
+            }
+            for (const view of views) {
                 if (view.revision.hash !== placed.hash) continue
                 const play = view.board.record(placed.replay.name)
                 if (play)

@@ -18,7 +18,7 @@ type RecordList = ListPage & { records: { name: string }[] }
 /**
  * Asks the server every GET a guest's app can make and files each answer: the home page, the
  * result screen, each type's landing page and every page of its list, then every item (unlisted
- * ones too) with its community and leaderboards. The items come from the catalog one at a time,
+ * ones too) with its community and leaderboards, and every person. The items come from the catalog one at a time,
  * and an answer is written as soon as it arrives, so memory holds a few answers, not all of them;
  * what lies below an answer (page counts, leaderboards, records) is read from the answer itself.
  */
@@ -70,6 +70,8 @@ export class AnswerExport {
             for (const item of catalog.items[type].values())
                 yield () => this.item(`/${plural}/${item.name}`)
         }
+        // Every name of an item, comment or record opens its person in the app.
+        for (const person of catalog.people.listed) yield () => this.answer(`/users/${person.name}`)
     }
 
     /** The home page, and the landing page and list of any button's type that holds no content (`user`), as the app follows them. */

@@ -13,9 +13,9 @@ const linkPattern = /\s(?:href|src)="([^"]*)"/g
 
 /**
  * Asks the server every web page a visitor can reach by following links from the home page and
- * from every item's page (unlisted ones too, which nothing links to but their shared address):
- * the type lists and each of their pages, items, comments and leaderboards, the stylesheet and
- * icon; and files each one. Only links below the pages' base path count; the protocol's paths
+ * from every item's and person's page (unlisted items too, which nothing links to but their
+ * shared address): the type lists and each of their pages, items, comments and leaderboards,
+ * the stylesheet and icon; and files each one. Only links below the pages' base path count; the protocol's paths
  * and other sites are left to the answers' export and to themselves.
  */
 export class PageExport {
@@ -35,7 +35,10 @@ export class PageExport {
                 (item) => `/${contentTypeInfos[type].plural}/${encodeURIComponent(item.name)}`,
             ),
         )
-        const seen = new Set<string>(['/', ...items])
+        const people = catalog.people.listed.map(
+            (person) => `/users/${encodeURIComponent(person.name)}`,
+        )
+        const seen = new Set<string>(['/', ...items, ...people])
         let wave = [...seen]
         while (wave.length > 0) {
             const found: string[] = []

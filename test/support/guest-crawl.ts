@@ -17,6 +17,9 @@ const nestedTypes: Record<string, string> = {
     effect: 'effects',
     particle: 'particles',
     level: 'levels',
+    // A name of an item, comment or record opens its person.
+    authorUser: 'users',
+    playerUser: 'users',
 }
 
 export const crawlGuest = async (

@@ -1,0 +1,56 @@
+import type { ReplayItem, ServerItemList } from '@sonolus/core'
+import type { Person } from '../people/people.js'
+import { refuse } from '../util/refusal.js'
+import { recordsOfPerson, type PersonRecord } from './leaderboards.js'
+import { pageSizes, paginate } from './pagination.js'
+import type { RequestView } from './request-view.js'
+
+/**
+ * The replays list's search for a person's records (`type=records&user=NAME`): what "More" of
+ * the records section of their page opens, every board they rank on, best rank first.
+ */
+const recordsSearch = 'records'
+
+/** The search values of a person's records, for their section's "More". */
+export const recordsSearchValues = (person: Person) =>
+    new URLSearchParams({ type: recordsSearch, user: person.name }).toString()
+
+/** Whether a replays list asks for a person's records rather than a search of the replays. */
+export const asksForRecords = (view: RequestView) => view.query.get('type') === recordsSearch
+
+/** A record as a replay, tagged with its rank and board. */
+export const rankedReplay = (view: RequestView, record: PersonRecord): ReplayItem => {
+    const item = view.renderer.item(record.replay)
+    return {
+        ...item,
+        tags: [
+            { title: `#${record.rank} · ${view.renderer.text(record.board)}`, icon: 'ranking' },
+            ...item.tags,
+        ],
+    }
+}
+
+/** E9 of replays with `type=records&user=NAME`: a page of the person's records. */
+export const personRecordList = (view: RequestView) => {
+    const name = view.query.get('user') ?? ''
+    const person =
+        view.catalog.people.get(name) ??
+        refuse('not-found', `user ${JSON.stringify(name.slice(0, 100))} not found`)
+    const page = paginate(
+        recordsOfPerson(view, person),
+        pageSizes.items,
+        view.query,
+        view.catalog.settings.types.replay.paging,
+        (record) => record.replay.name,
+    )
+    const rest: Omit<ServerItemList<ReplayItem>, 'items'> = {
+        title: '#RANKING',
+        pageCount: page.pageCount,
+        cursor: page.cursor,
+        searches: [],
+    }
+    return {
+        rest,
+        itemsJson: page.items.map((record) => JSON.stringify(rankedReplay(view, record))),
+    }
+}
