@@ -239,9 +239,10 @@ test('the example content, exported and served by nginx, answers every guest URL
     } finally {
         await full.stop()
     }
-    // secret-garden is unlisted: no page links to it, its shared address opens it.
+    // secret-garden is unlisted: no page links to it, its shared address opens it; so does a person's.
     const { answers, pages } = await compareWithNginx(exampleContent, 'sonolus', [
         '/levels/secret-garden',
+        '/users/alice',
     ])
     const pagePaths = pages.map((page) => page.path)
     for (const reached of [
@@ -250,6 +251,7 @@ test('the example content, exported and served by nginx, answers every guest URL
         '/levels/first-steps',
         '/levels/first-steps/community/comments/list',
         '/levels/first-steps/leaderboards/top',
+        '/users/alice',
     ]) {
         assert.ok(pagePaths.includes(reached), `the pages' crawl reaches ${reached}`)
     }
@@ -257,6 +259,8 @@ test('the example content, exported and served by nginx, answers every guest URL
     for (const reached of [
         '/sonolus/levels/first-steps/community/comments/list',
         '/sonolus/levels/first-steps/leaderboards/top/records/list',
+        // A level's authorUser opens its author.
+        '/sonolus/users/alice',
     ]) {
         assert.ok(paths.includes(reached), `the crawl reaches ${reached}`)
     }

@@ -2,13 +2,15 @@
  * People: every author named in the content and every player who wrote something has a user
  * item, listed newest-active first, searchable by name and handle, with sections of what they
  * made and their best records; every item, comment and record links its person, in the shapes of
- * `@sonolus/core`; and a person's web page renders a player's name and handle as text.
+ * `@sonolus/core`; all their records a page at a time; and a person's web page renders a
+ * player's name and handle as text.
  */
 import type {
     ServerItemCommunityInfo,
     ServerItemDetails,
     ServerItemInfo,
     ServerItemList,
+    ReplayItem,
     UserItem,
 } from '@sonolus/core'
 import type { Browser } from 'playwright-core'
@@ -128,6 +130,35 @@ test("a person's details: their file, what they made, and their best records", a
     assert.ok(records, 'a section of their best records')
     assert.match(JSON.stringify(records!.items[0]!.tags), /#1/, 'with their rank')
     assert.is((await getJson(`${server.root}/users/nobody`)).status, 404)
+})
+
+test("a person's records section leads to all their records, a page at a time", async () => {
+    // Three levels on the example's two boards: six records, one more than a section shows.
+    for (const level of ['city-lights', 'morning-dew', 'thunder-road'])
+        await play(alice, level, await levelDataHash(server, level), resultOf(900_000, 1))
+    // A submit is answered once the play is on its boards.
+    const details = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice-player`)
+    assertShape('UserDetails', details.body)
+    const section = details.body.sections.find((entry) => entry.title === '#RANKING')!
+    assert.is(section.items.length, 5)
+    assert.is(section.itemType, 'replay')
+    const more = await getJson<ServerItemList<ReplayItem>>(
+        `${server.root}/replays/list?${section.searchValues}`,
+    )
+    assert.is(more.status, 200)
+    assertShape('ReplayList', more.body)
+    assert.is(more.body.items.length, 8, 'first-steps on two boards and three levels on two')
+    assert.equal(
+        more.body.items.slice(0, 5).map((item) => item.name),
+        section.items.map((item) => item.name),
+        'the section shows the first of the list',
+    )
+    for (const item of more.body.items) {
+        assert.match(item.tags[0]!.title ?? '', /^#\d+ · /, 'each tagged with its rank and board')
+        assert.is(item.authorUser?.name, 'alice-player')
+    }
+    const unknown = await getJson(`${server.root}/replays/list?type=records&user=nobody`)
+    assert.is(unknown.status, 404)
 })
 
 test('every item, comment and record links its person, as @sonolus/core types them', async () => {
