@@ -3,21 +3,32 @@
  *
  *   node --import tsx bench/boards.ts [--plays 100000] [--one-level 10000] [--players 2000]
  *                                      [--duration 5] [--connections 10] [--starts 3] [--regenerate]
+ *                                      [--accept-encoding 'gzip'] [--first-asks 200]
  *
  * On a folder of generated plays (bench/generate-plays.ts): the warm start with the boards
  * server.yaml declares against the same folder with `boards: []` (building boards and people is
  * what the first adds), then the p99 latency of a board page of the busy level, of a record, and of
  * a person's page, driven by autocannon at a fixed number of connections, every request numbered
- * so that no answer comes from Shelf's cache. Run `npm run build` first: it starts dist/cli/main.js.
+ * so that no answer comes from Shelf's cache of answers by URL, with the Accept-Encoding given
+ * (`''` for none); and the server's CPU time per request, which a busy machine inflates less than
+ * latency. Then the first asks of many people and board pages one after another: the cost of
+ * building an answer, which a new snapshot (every submitted play) makes again. Run `npm run build`
+ * first: it starts dist/cli/main.js.
  */
 import autocannon from 'autocannon'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { busyLevel, generatePlays } from './generate-plays.js'
+import { busyLevel, generatePlays, playerId } from './generate-plays.js'
 import { log, renderTable } from './output.js'
-import { assertServerBuilt, DEFAULT_SERVER, startServer, stopServer } from './shelf-process.js'
+import {
+    assertServerBuilt,
+    cpuSecondsOf,
+    DEFAULT_SERVER,
+    startServer,
+    stopServer,
+} from './shelf-process.js'
 
 const { values } = parseArgs({
     options: {
@@ -28,6 +39,8 @@ const { values } = parseArgs({
         connections: { type: 'string', default: '10' },
         starts: { type: 'string', default: '3' },
         regenerate: { type: 'boolean', default: false },
+        'accept-encoding': { type: 'string', default: 'gzip' },
+        'first-asks': { type: 'string', default: '200' },
     },
 })
 const plays = Number(values.plays)
@@ -68,6 +81,18 @@ const warmStart = async (boards: boolean) => {
     }
 }
 
+const headers: Record<string, string> = values['accept-encoding']
+    ? { 'accept-encoding': values['accept-encoding'] }
+    : {}
+
+/** CPU milliseconds the server spends on `run`'s requests, per request. */
+const cpuPerRequest = async (pid: number | undefined, run: () => Promise<number>) => {
+    const before = await cpuSecondsOf(pid)
+    const requests = await run()
+    const after = await cpuSecondsOf(pid)
+    return before === null || after === null ? NaN : ((after - before) * 1000) / requests
+}
+
 const drive = async (url: string, path: string) => {
     const samples: number[] = []
     let sent = 0
@@ -77,6 +102,7 @@ const drive = async (url: string, path: string) => {
                 url,
                 connections: Number(values.connections),
                 duration: Number(values.duration),
+                headers,
                 requests: [
                     {
                         method: 'GET',
@@ -140,16 +166,37 @@ const main = async () => {
             ['record', `${board}/records/${record.name}`],
             ['person', `/sonolus/users/${record.playerUser.name}`],
         ] as const
+        const pid = running.child.pid
         const rows: string[][] = []
         for (const [name, path] of scenarios) {
-            const result = await drive(running.url, path)
+            let result!: Awaited<ReturnType<typeof drive>>
+            const cpu = await cpuPerRequest(pid, async () => {
+                result = await drive(running.url, path)
+                return result.requests
+            })
             rows.push([
                 name,
                 String(result.requests),
                 String(result.non2xx),
                 result.p50.toFixed(2),
                 result.p99.toFixed(2),
+                cpu.toFixed(3),
             ])
+        }
+        const firstAsks = Number(values['first-asks'])
+        const firsts = [
+            ['person', (index: number) => `/sonolus/users/${playerId(index)}`],
+            ['board page', (index: number) => `${board}/records/list?page=${index}`],
+        ] as const
+        const firstRows: string[][] = []
+        for (const [name, pathOf] of firsts) {
+            const asks = Math.min(firstAsks, name === 'person' ? tree.players : details.pageCount)
+            const cpu = await cpuPerRequest(pid, async () => {
+                for (let index = 0; index < asks; index++)
+                    await (await fetch(`${running.url}${pathOf(index)}`, { headers })).arrayBuffer()
+                return asks
+            })
+            firstRows.push([name, String(asks), cpu.toFixed(3)])
         }
         const load = loadavg()
             .map((value) => value.toFixed(2))
@@ -157,7 +204,16 @@ const main = async () => {
         console.log(
             `\nboards and people: ${plays} plays (${tree.oneLevel} on one level), ${tree.players} players; load average ${load} (taken under load)\n`,
         )
-        console.log(renderTable(['scenario', 'requests', 'non-2xx', 'p50 ms', 'p99 ms'], rows, [0]))
+        console.log(`Accept-Encoding: ${values['accept-encoding'] || '(none)'}\n`)
+        console.log(
+            renderTable(
+                ['scenario', 'requests', 'non-2xx', 'p50 ms', 'p99 ms', 'CPU ms/request'],
+                rows,
+                [0],
+            ),
+        )
+        console.log('\nfirst asks, one after another (each answer built, then kept):\n')
+        console.log(renderTable(['answer', 'asks', 'CPU ms/request'], firstRows, [0]))
         const added = median(withBoards) / median(withoutBoards) - 1
         console.log(
             `\nwarm start: ${median(withoutBoards).toFixed(2)} s without boards, ${median(withBoards).toFixed(2)} s with them (median of ${starts}): +${(added * 100).toFixed(1)}% (target ≤ 20%)`,

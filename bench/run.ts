@@ -34,6 +34,7 @@ import { DEFAULT_SEED, parseCount } from './generate-pack-tree.js'
 import { formatCount, formatNumber, log, renderTable } from './output.js'
 import {
     assertServerBuilt,
+    cpuSecondsOf,
     readServerBenchOptions,
     type ServerBenchSettings,
     serverBenchOptions,
@@ -483,25 +484,6 @@ async function driveInTurns(
             timeouts: run.timeouts,
         }
     })
-}
-
-/** Linux's clock ticks a second, the unit of /proc/PID/stat's times. */
-const CLOCK_TICKS = 100
-
-/**
- * User and system CPU seconds a process has used so far (Linux), or null. Per request it says
- * what a request costs the server however busy the rest of a shared machine is.
- */
-async function cpuSecondsOf(pid: number | undefined): Promise<number | null> {
-    if (pid === undefined) return null
-    try {
-        const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
-        // After the command's name in parentheses: state, then 10 fields, then utime and stime.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
-    } catch {
-        return null
-    }
 }
 
 /** Sets each request's path to the next variant, numbered so that no two requests are alike. */

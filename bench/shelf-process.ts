@@ -253,6 +253,25 @@ export async function readMemory(pid: number | undefined): Promise<Memory | null
     return Number.isFinite(peakBytes) && Number.isFinite(rssBytes) ? { peakBytes, rssBytes } : null
 }
 
+/** Linux's clock ticks a second, the unit of /proc/PID/stat's times. */
+const CLOCK_TICKS = 100
+
+/**
+ * User and system CPU seconds a process has used so far (Linux), or null. Per request it says
+ * what a request costs the server however busy the rest of a shared machine is.
+ */
+export async function cpuSecondsOf(pid: number | undefined): Promise<number | null> {
+    if (pid === undefined) return null
+    try {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+        // After the command's name in parentheses: state, then 10 fields, then utime and stime.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    } catch {
+        return null
+    }
+}
+
 export function toMiB(bytes: number | undefined): number | null {
     return bytes === undefined ? null : bytes / MIB
 }
