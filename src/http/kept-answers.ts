@@ -1,6 +1,6 @@
 import etag from 'etag'
-import { LRUCache } from 'lru-cache'
 import type { ItemRenderer } from '../answers/render-item.js'
+import { cachesPer } from './answer-caches.js'
 import type { ShelfContext } from './request-state.js'
 import type { EncodedState } from './encode-answers.js'
 import { EncodedAnswer } from './encoded-answer.js'
@@ -8,16 +8,7 @@ import { EncodedAnswer } from './encoded-answer.js'
 /** Bytes of kept answers per renderer (one snapshot, locale and source), every encoding counted. */
 const budgetBytes = 16 * 1024 * 1024
 
-const caches = new WeakMap<ItemRenderer, LRUCache<string, EncodedAnswer>>()
-
-const cacheFor = (renderer: ItemRenderer) => {
-    let cache = caches.get(renderer)
-    if (!cache) {
-        cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.bytes + 64 })
-        caches.set(renderer, cache)
-    }
-    return cache
-}
+const cacheFor = cachesPer<ItemRenderer, EncodedAnswer>(budgetBytes, (entry) => entry.bytes + 64)
 
 /**
  * Sends a JSON answer kept by what it is of (a board page, a record, a person) rather than by

@@ -1,8 +1,8 @@
 import fresh from 'fresh'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Context, Next } from 'koa'
-import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../catalog/catalog.js'
+import { cachesPer } from './answer-caches.js'
 import type { EncodedState } from './encode-answers.js'
 import type { EncodedAnswer, Encoding, Representation } from './encoded-answer.js'
 import { worthKeeping } from './response-cache.js'
@@ -31,7 +31,7 @@ const bodyHeaders = new Set(['content-type', 'content-length', 'content-encoding
  * any other method, always goes through the app, and so do typed searches (`worthKeeping`).
  */
 export class PreparedAnswers {
-    private readonly caches = new WeakMap<Catalog, LRUCache<string, Prepared>>()
+    private readonly cacheFor = cachesPer<Catalog, Prepared>(budgetBytes, (entry) => entry.bytes)
 
     constructor(
         private readonly currentCatalog: () => Catalog,
@@ -43,7 +43,7 @@ export class PreparedAnswers {
     answer(req: IncomingMessage, res: ServerResponse): boolean {
         const key = this.keyOf(req)
         const prepared =
-            key === undefined ? undefined : this.caches.get(this.currentCatalog())?.get(key)
+            key === undefined ? undefined : this.cacheFor(this.currentCatalog()).get(key)
         if (!prepared) return false
         const representation = prepared.answer.for(req.headers['accept-encoding'])
         const sent = prepared.sent[representation.encoding]!
@@ -96,15 +96,6 @@ export class PreparedAnswers {
         )
             return undefined
         return `${req.headers.host ?? ''}\n${req.url ?? ''}`
-    }
-
-    private cacheFor(catalog: Catalog) {
-        let cache = this.caches.get(catalog)
-        if (!cache) {
-            cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.bytes })
-            this.caches.set(catalog, cache)
-        }
-        return cache
     }
 }
 

@@ -1,7 +1,7 @@
 import etag from 'etag'
 import type { Context, Next } from 'koa'
-import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../catalog/catalog.js'
+import { cachesPer } from './answer-caches.js'
 import type { EncodedState } from './encode-answers.js'
 import { EncodedAnswer } from './encoded-answer.js'
 import type { ShelfContext } from './request-state.js'
@@ -15,16 +15,7 @@ const budgetBytes = 32 * 1024 * 1024
  */
 export const worthKeeping = (ctx: Context) => !ctx.query.keywords
 
-const caches = new WeakMap<Catalog, LRUCache<string, EncodedAnswer>>()
-
-const cacheFor = (catalog: Catalog) => {
-    let cache = caches.get(catalog)
-    if (!cache) {
-        cache = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.bytes + 64 })
-        caches.set(catalog, cache)
-    }
-    return cache
-}
+const cacheFor = cachesPer<Catalog, EncodedAnswer>(budgetBytes, (entry) => entry.bytes + 64)
 
 /**
  * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
