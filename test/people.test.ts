@@ -29,6 +29,7 @@ import {
     temporaryFolder,
     type TestServer,
 } from './support/server.js'
+import { eventually } from './support/eventually.js'
 import { createTestSigner } from './support/signing.js'
 import { generousWriteLimits } from './support/write-limits.js'
 
@@ -196,23 +197,18 @@ test("an owner's users/<name> file shows at once, and its problems are reported"
         join(content, 'users', 'alice', 'item.yaml'),
         'title: Alice the Author\nhandle: "0042"\n',
     )
-    const deadline = Date.now() + 20_000
-    while (
-        (await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice`)).body.item
-            .handle !== '0042'
-    ) {
-        assert.ok(Date.now() < deadline, 'the edit of users/alice is served')
-        await new Promise((resolve) => server.events.once('reload', resolve))
-    }
+    await eventually(
+        'the edit of users/alice is served',
+        async () =>
+            (await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice`)).body.item
+                .handle === '0042',
+    )
     await writeFile(join(content, 'users', 'alice', 'item.yaml'), 'titel: typo\n')
-    while (
-        !JSON.stringify((await getJson(`${server.url}/_shelf/problems`)).body).includes(
+    await eventually('the problem is reported', async () =>
+        JSON.stringify((await getJson(`${server.url}/_shelf/problems`)).body).includes(
             'users/alice/item.yaml',
-        )
-    ) {
-        assert.ok(Date.now() < deadline, 'the problem is reported')
-        await new Promise((resolve) => server.events.once('reload', resolve))
-    }
+        ),
+    )
     assert.is(
         (await getJson(`${server.root}/users/alice`)).status,
         200,
