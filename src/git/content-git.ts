@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import type { GitOptions } from '../config.js'
 import type { Problem } from '../content/problems.js'
 import type { WrittenHook } from '../writes/content-writer.js'
 import { ContentRepository, type Upstream } from './content-repository.js'
 import type { SharedState } from '../shared-state/shared-state.js'
+import { FleetPushes, pushedChannel, readPushSignal } from './fleet-pushes.js'
 import { GitProblems } from './git-problems.js'
 import { PlayerWrites } from './player-writes.js'
 import { RemoteSync, type PullOutcome } from './remote-sync.js'
@@ -32,9 +32,6 @@ export type ContentGit = {
     close(): Promise<void>
 }
 
-/** Where replicas say they pushed, so the others pull at once rather than at their next interval. */
-const pushedChannel = 'git-pushed'
-
 /** How long a write waits for its push before it is answered anyway (it goes with the next push). */
 const pushWaitMs = 10_000
 
@@ -50,32 +47,27 @@ export const startGit = async (
     reload: (paths: string[]) => Promise<void>,
 ): Promise<ContentGit> => {
     const problems = new GitProblems()
-    const replica = randomBytes(8).toString('hex')
+    const fleet = new FleetPushes(shared)
     const sync =
         upstream &&
         new RemoteSync(
             repository,
             upstream,
             problems,
-            {
-                pullEveryMs: options.pull?.everyMs,
-                push: options.push,
-                pushed: (head) =>
-                    void shared
-                        .publish(pushedChannel, JSON.stringify({ replica, head }))
-                        .catch((error: Error) =>
-                            console.error(
-                                `shelf: git: could not tell the other replicas of a push (${error.message}); they pull at their next interval`,
-                            ),
-                        ),
-            },
+            { pullEveryMs: options.pull?.everyMs, push: options.push, fleet },
             reload,
         )
     const commits = new WriteCommits(repository, problems, () => sync?.requestPush())
     const following = sync && options.pull ? sync : undefined
     if (following)
         await shared.subscribe(pushedChannel, (message) => {
-            if (pushedBy(message) !== replica) following.pull().catch(() => undefined)
+            const { replica, head } = readPushSignal(message)
+            if (replica === fleet.replica) return
+            // A replica that took the commit already (fetched in its own turn to push) has nothing to pull.
+            const held = head
+                ? repository.isAncestor(head, 'HEAD').catch(() => false)
+                : Promise.resolve(false)
+            void held.then((yes) => (yes ? undefined : following.pull().catch(() => undefined)))
         })
     const playerWrites =
         following && options.push && shared.acrossReplicas
@@ -106,14 +98,5 @@ export const startGit = async (
             // The last commit finishes: git's locks are released before the process ends.
             await repository.exclusive(async () => undefined)
         },
-    }
-}
-
-/** The replica a push signal came from; a message that is not one is nobody's. */
-const pushedBy = (message: string) => {
-    try {
-        return (JSON.parse(message) as { replica?: unknown }).replica
-    } catch {
-        return undefined
     }
 }
