@@ -54,7 +54,12 @@ export const startGit = async (
             repository,
             upstream,
             problems,
-            { pullEveryMs: options.pull?.everyMs, push: options.push, fleet },
+            {
+                pullEveryMs: options.pull?.everyMs,
+                push: options.push,
+                fleet,
+                headMoved: () => commits.headMoved(),
+            },
             reload,
         )
     const commits = new WriteCommits(repository, problems, () => sync?.requestPush())

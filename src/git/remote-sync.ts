@@ -24,6 +24,8 @@ export type RemoteSyncOptions = {
     push: boolean
     /** Pushes one replica at a time, and tells the others the remote's new head, which they pull at once. */
     fleet: FleetPushes
+    /** Told when a pull moved HEAD (in the repository's exclusive turn). */
+    headMoved?: () => void
 }
 
 /**
@@ -156,14 +158,18 @@ export class RemoteSync {
     }
 
     private async integrate(): Promise<PullOutcome> {
-        const head = (await this.repository.head()).commit
-        const remote = await this.repository.revision(`${this.upstream.branch}@{upstream}`)
-        if (head === remote || (head && (await this.repository.isAncestor(remote, head))))
-            return { changed: [], conflicts: [] }
-        const { tip, conflicts } =
-            head && !(await this.repository.isAncestor(head, remote))
-                ? await replay(this.repository, remote, head)
-                : { tip: remote, conflicts: [] }
+        const tips = await this.tips()
+        const { head } = tips
+        const remote =
+            tips.remote ?? (await this.repository.revision(`${this.upstream.branch}@{upstream}`))
+        const nothing = { changed: [], conflicts: [] }
+        if (head === remote) return nothing
+        // A replica with no commit of its own fast-forwards: the common case, asked first.
+        const fastForward = !head || (await this.repository.isAncestor(head, remote))
+        if (!fastForward && (await this.repository.isAncestor(remote, head))) return nothing
+        const { tip, conflicts } = fastForward
+            ? { tip: remote, conflicts: [] }
+            : await replay(this.repository, remote, head)
         const changed = await this.checkout(head, tip)
         return { from: head, to: tip, changed, conflicts: conflicts.map(({ branch }) => branch) }
     }
@@ -196,6 +202,7 @@ export class RemoteSync {
             to,
             from ?? noCommit,
         ])
+        this.options.headMoved?.()
         await this.changed(changed)
         return changed
     }
@@ -251,12 +258,19 @@ export class RemoteSync {
             try {
                 const pushed = await fleet.turn(() =>
                     this.onRemote(async () => {
-                        // Another replica pushed since this one last fetched: its commits first.
                         const last = await fleet.lastHead()
-                        if (last && !(await this.holds(last))) await this.catchUpWithRemote()
-                        const head = await this.pushHead()
-                        if (head) await fleet.pushed(head)
-                        return head ?? (await this.remoteHead())
+                        let { head, remote } = await this.tips()
+                        // Another replica pushed since this one last fetched: its commits first.
+                        if (last && last !== remote && !(await this.holds(last))) {
+                            await this.catchUpWithRemote()
+                            ;({ head, remote } = await this.tips())
+                        }
+                        if (!head || head === remote) return remote
+                        const { remote: to, mergeRef } = this.upstream
+                        // git moves the remote-tracking branch too.
+                        await this.repository.run(['push', '--quiet', to, `${head}:${mergeRef}`])
+                        await fleet.pushed(head)
+                        return head
                     }),
                 )
                 this.problems.clear('push')
@@ -288,18 +302,17 @@ export class RemoteSync {
         }
     }
 
-    /** Pushes HEAD if the remote lacks it, saying what was pushed; git also moves the remote-tracking branch. */
-    private async pushHead() {
-        const { remote, mergeRef } = this.upstream
-        const head = (await this.repository.head()).commit
-        const known = await this.remoteHead()
-        if (!head || (known && (await this.repository.isAncestor(head, known)))) return undefined
-        await this.repository.run(['push', '--quiet', remote, `${head}:${mergeRef}`])
-        return head
-    }
-
-    private remoteHead() {
-        return this.repository.revision(`${this.upstream.branch}@{upstream}`).catch(() => undefined)
+    /** HEAD's commit and the remote-tracking branch's, in one git call (either absent when it is). */
+    private async tips(): Promise<{ head?: string; remote?: string }> {
+        const { run } = this.repository
+        const upstream = `${this.upstream.branch}@{upstream}`
+        try {
+            const [head, remote] = (await run(['rev-parse', 'HEAD', upstream])).trim().split('\n')
+            return { head, remote }
+        } catch {
+            const remote = await this.repository.revision(upstream).catch(() => undefined)
+            return { head: (await this.repository.head()).commit, remote }
+        }
     }
 
     /** Whether HEAD holds a commit (false for one not fetched yet). */
