@@ -67,12 +67,9 @@ export const startGit = async (
     if (following)
         await shared.subscribe(pushedChannel, (message) => {
             const { replica, head } = readPushSignal(message)
-            if (replica === fleet.replica) return
             // A replica that took the commit already (fetched in its own turn to push) has nothing to pull.
-            const held = head
-                ? repository.isAncestor(head, 'HEAD').catch(() => false)
-                : Promise.resolve(false)
-            void held.then((yes) => (yes ? undefined : following.pull().catch(() => undefined)))
+            if (replica === fleet.replica || (head && following.holdsRemote(head))) return
+            following.pull().catch(() => undefined)
         })
     const playerWrites =
         following && options.push && shared.acrossReplicas

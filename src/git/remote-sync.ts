@@ -49,6 +49,8 @@ export class RemoteSync {
     private pushWaiters: ((head: string | undefined) => void)[] = []
     private timer: NodeJS.Timeout | undefined
     private closed = false
+    /** The remote's commit the folder was last brought up to (by a pull, or by a push of it). */
+    private reached: string | undefined
     /** One problem per conflict branch, for as long as the branch is there. */
     conflicts: Problem[] = []
 
@@ -80,6 +82,11 @@ export class RemoteSync {
         })
         this.pullRunning = this.pullNext.catch(() => undefined)
         return this.pullNext
+    }
+
+    /** Whether the folder holds this commit of the remote already, known without asking git. */
+    holdsRemote(commit: string) {
+        return commit === this.reached
     }
 
     /** Resolves once the pull running now (if any) has served its change. */
@@ -163,14 +170,18 @@ export class RemoteSync {
         const remote =
             tips.remote ?? (await this.repository.revision(`${this.upstream.branch}@{upstream}`))
         const nothing = { changed: [], conflicts: [] }
-        if (head === remote) return nothing
         // A replica with no commit of its own fast-forwards: the common case, asked first.
-        const fastForward = !head || (await this.repository.isAncestor(head, remote))
-        if (!fastForward && (await this.repository.isAncestor(remote, head))) return nothing
+        const fastForward =
+            head !== remote && (!head || (await this.repository.isAncestor(head, remote)))
+        if (head === remote || (!fastForward && (await this.repository.isAncestor(remote, head)))) {
+            this.reached = remote
+            return nothing
+        }
         const { tip, conflicts } = fastForward
             ? { tip: remote, conflicts: [] }
-            : await replay(this.repository, remote, head)
+            : await replay(this.repository, remote, head!)
         const changed = await this.checkout(head, tip)
+        this.reached = remote
         return { from: head, to: tip, changed, conflicts: conflicts.map(({ branch }) => branch) }
     }
 
@@ -269,6 +280,7 @@ export class RemoteSync {
                         const { remote: to, mergeRef } = this.upstream
                         // git moves the remote-tracking branch too.
                         await this.repository.run(['push', '--quiet', to, `${head}:${mergeRef}`])
+                        this.reached = head
                         await fleet.pushed(head)
                         return head
                     }),
