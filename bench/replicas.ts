@@ -1,17 +1,5 @@
 /**
- * `node --import tsx bench/replicas.ts [--seconds 10] [--writers 8] [--samples 20]`: what
- * replicas behind a load balancer do, as docs/replicas.md deploys them (a real redis-server,
- * `shelf serve` processes on clones of one bare remote, nginx round-robin with the documented
- * block), with 1, 2 and 4 replicas:
- *
- * 1. Writes per second and their answer times (median, p99) through the balancer: `--writers`
- *    players commenting in a loop for `--seconds`; each answer is a commit pushed to the remote.
- * 2. From a write's answer to the write being served by every other replica (median, p99), over
- *    `--samples` writes, asked as a guest every 5 ms (pulls are 10 minutes apart: the push
- *    signal does it).
- *
- * Everything runs on this machine: the figures say what the replicas cost each other here, not
- * what separate machines would do. Tables go to stdout.
+ * What replicas behind a load balancer do, as docs/replicas.md deploys them: see `usage`.
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -31,16 +19,43 @@ import {
 } from '../test/support/signing.js'
 import { formatNumber, log, percentile, renderTable } from './output.js'
 
+const usage = `node --import tsx bench/replicas.ts [--replicas 1,2,4] [--seconds 10] [--writers 8] [--samples 20]
+
+The deployment of docs/replicas.md on this machine: a real redis-server, shelf serve processes on
+clones of one bare remote (--git --git-pull --git-push --redis), nginx round-robin with the block
+docs/replicas.md shows; for each count of --replicas:
+
+1. Writes per second and their answer times (median, p99) through the balancer: --writers
+   players comment in a loop for --seconds (0 skips it); each answer is a commit on the remote.
+2. Write to visible: --samples comments written on the first replica one after another, each
+   timed from its answer until every other replica serves it to a guest (asked every 5 ms;
+   pulls are 10 minutes apart, so the push signal does it). Median and p99; the target is 1 s.
+
+Everything runs on this one machine: the figures say what replicas cost each other here, not what
+separate machines do, and other work on the machine counts. Measure on a quiet machine (see the
+load average printed at the end), e.g. for write to visible alone:
+
+  node --import tsx bench/replicas.ts --replicas 2,4 --seconds 0 --samples 50`
+
 const { values } = parseArgs({
     options: {
+        replicas: { type: 'string', default: '1,2,4' },
         seconds: { type: 'string', default: '10' },
         writers: { type: 'string', default: '8' },
         samples: { type: 'string', default: '20' },
+        help: { type: 'boolean', short: 'h', default: false },
     },
 })
+if (values.help) {
+    console.log(usage)
+    process.exit(0)
+}
+const counts = values.replicas.split(',').map(Number)
 const seconds = Number(values.seconds)
 const writers = Number(values.writers)
 const samples = Number(values.samples)
+if (![...counts, seconds, writers, samples].every((value) => Number.isInteger(value) && value >= 0))
+    throw new Error(`whole numbers only:\n\n${usage}`)
 
 type Target = { url: string; root: string }
 
@@ -120,7 +135,7 @@ const round = async (signer: TestSigner, count: number) => {
                 signIn(signer, balancer, `writer-${index}`),
             ),
         )
-        log(`${count} replica(s): ${writers} writers for ${seconds} s`)
+        if (seconds) log(`${count} replica(s): ${writers} writers for ${seconds} s`)
         const times: number[] = []
         let refused = 0
         const until = performance.now() + seconds * 1000
@@ -154,12 +169,13 @@ const round = async (signer: TestSigner, count: number) => {
         }
         return {
             count,
-            perSecond: times.length / elapsed,
+            perSecond: seconds ? times.length / elapsed : undefined,
             median: percentile(times, 0.5),
             p99: percentile(times, 0.99),
             refused,
             visibleMedian: visible.length ? percentile(visible, 0.5) : undefined,
             visibleP99: visible.length ? percentile(visible, 0.99) : undefined,
+            load: (await loadAverage())[0],
         }
     } finally {
         await nginx.stop()
@@ -169,10 +185,13 @@ const round = async (signer: TestSigner, count: number) => {
     }
 }
 
+/** The machine's load average over 1, 5 and 15 minutes (none where /proc is not). */
+const loadAverage = async () =>
+    (await readFile('/proc/loadavg', 'utf8').catch(() => '')).split(' ').slice(0, 3)
+
 const signer = await createTestSigner()
 const rows = []
-for (const count of [1, 2, 4]) rows.push(await round(signer, count))
-const load = (await readFile('/proc/loadavg', 'utf8').catch(() => '')).split(' ').slice(0, 3)
+for (const count of counts) rows.push(await round(signer, count))
 console.log(
     renderTable(
         [
@@ -183,6 +202,7 @@ console.log(
             'refused',
             'visible median ms',
             'visible p99 ms',
+            'load (1 min)',
         ],
         rows.map((row) => [
             String(row.count),
@@ -192,8 +212,9 @@ console.log(
             String(row.refused),
             formatNumber(row.visibleMedian, 0),
             formatNumber(row.visibleP99, 0),
+            row.load ?? '',
         ]),
         [],
     ),
 )
-console.log(`load average at the end: ${load.join(' ')}`)
+console.log(`load average at the end: ${(await loadAverage()).join(' ')}`)

@@ -29,7 +29,7 @@ import { openGit, startGit } from './git/content-git.js'
 import { isTrackedByGit } from './git/tracked-file.js'
 import { UserFiles } from './people/user-files.js'
 import { createApp } from './http/app.js'
-import { clientTimeoutOptions } from './http/client-timeouts.js'
+import { clientTimeoutOptions, closeIdleConnections } from './http/client-timeouts.js'
 import { RoomRegistry } from './rooms/room-registry.js'
 import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
@@ -249,7 +249,7 @@ export const startShelf = async (
     // The port is known only once listening, and the addresses sign-in accepts depend on it.
     const timeouts = { ...defaultClientTimeouts, ...options.clientTimeouts }
     const server = createServer(clientTimeoutOptions(timeouts))
-    server.setTimeout(timeouts.idleMs)
+    closeIdleConnections(server, timeouts.idleMs)
     server.listen(listen.port, listen.host)
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import type { GitOptions } from '../config.js'
 import type { Problem } from '../content/problems.js'
 import type { WrittenHook } from '../writes/content-writer.js'
 import { ContentRepository, type Upstream } from './content-repository.js'
 import type { SharedState } from '../shared-state/shared-state.js'
+import { FleetPushes, pushedChannel, readPushSignal } from './fleet-pushes.js'
 import { GitProblems } from './git-problems.js'
 import { PlayerWrites } from './player-writes.js'
 import { RemoteSync, type PullOutcome } from './remote-sync.js'
@@ -32,9 +32,6 @@ export type ContentGit = {
     close(): Promise<void>
 }
 
-/** Where replicas say they pushed, so the others pull at once rather than at their next interval. */
-const pushedChannel = 'git-pushed'
-
 /** How long a write waits for its push before it is answered anyway (it goes with the next push). */
 const pushWaitMs = 10_000
 
@@ -50,7 +47,7 @@ export const startGit = async (
     reload: (paths: string[]) => Promise<void>,
 ): Promise<ContentGit> => {
     const problems = new GitProblems()
-    const replica = randomBytes(8).toString('hex')
+    const fleet = new FleetPushes(shared)
     const sync =
         upstream &&
         new RemoteSync(
@@ -60,14 +57,8 @@ export const startGit = async (
             {
                 pullEveryMs: options.pull?.everyMs,
                 push: options.push,
-                pushed: (head) =>
-                    void shared
-                        .publish(pushedChannel, JSON.stringify({ replica, head }))
-                        .catch((error: Error) =>
-                            console.error(
-                                `shelf: git: could not tell the other replicas of a push (${error.message}); they pull at their next interval`,
-                            ),
-                        ),
+                fleet,
+                headMoved: () => commits.headMoved(),
             },
             reload,
         )
@@ -75,7 +66,10 @@ export const startGit = async (
     const following = sync && options.pull ? sync : undefined
     if (following)
         await shared.subscribe(pushedChannel, (message) => {
-            if (pushedBy(message) !== replica) following.pull().catch(() => undefined)
+            const { replica, head } = readPushSignal(message)
+            // A replica that took the commit already (fetched in its own turn to push) has nothing to pull.
+            if (replica === fleet.replica || (head && following.holdsRemote(head))) return
+            following.pull().catch(() => undefined)
         })
     const playerWrites =
         following && options.push && shared.acrossReplicas
@@ -106,14 +100,5 @@ export const startGit = async (
             // The last commit finishes: git's locks are released before the process ends.
             await repository.exclusive(async () => undefined)
         },
-    }
-}
-
-/** The replica a push signal came from; a message that is not one is nobody's. */
-const pushedBy = (message: string) => {
-    try {
-        return (JSON.parse(message) as { replica?: unknown }).replica
-    } catch {
-        return undefined
     }
 }

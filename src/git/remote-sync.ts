@@ -1,5 +1,6 @@
 import type { Problem } from '../content/problems.js'
 import type { ContentRepository, Upstream } from './content-repository.js'
+import type { FleetPushes } from './fleet-pushes.js'
 import { noCommit } from './content-repository.js'
 import { GitCommandError } from './git-command.js'
 import type { GitProblems } from './git-problems.js'
@@ -21,8 +22,10 @@ export type PullOutcome = { from?: string; to?: string; changed: string[]; confl
 export type RemoteSyncOptions = {
     pullEveryMs?: number
     push: boolean
-    /** Told the remote's new head after each push that went through: the other replicas pull at once. */
-    pushed?: (head: string) => void
+    /** Pushes one replica at a time, and tells the others the remote's new head, which they pull at once. */
+    fleet: FleetPushes
+    /** Told when a pull moved HEAD (in the repository's exclusive turn). */
+    headMoved?: () => void
 }
 
 /**
@@ -30,11 +33,15 @@ export type RemoteSyncOptions = {
  * fast-forward, or the local commits replayed on top of the remote) and hands the changed paths
  * to the same reload as an edit; pushes local commits, one push for however many commits were
  * made while the previous push was on its way. One operation on the remote at a time: a fetch and
- * a push both update the remote-tracking branch, and two at once fail on its lock.
+ * a push both update the remote-tracking branch, and two at once fail on its lock. Replicas push
+ * in turns: in its turn, a replica behind the remote's last push fetches and replays first, so
+ * its push goes through at the first try.
  */
 export class RemoteSync {
     private remoteTurns: Promise<unknown> = Promise.resolve()
     private pullRunning: Promise<unknown> = Promise.resolve()
+    /** The last move of the folder to the remote's commits (by a pull, or before a push), until served. */
+    private integrating: Promise<unknown> = Promise.resolve()
     private pullNext: Promise<PullOutcome> | undefined
     private pushing: Promise<void> | undefined
     private pushAgain = false
@@ -42,6 +49,8 @@ export class RemoteSync {
     private pushWaiters: ((head: string | undefined) => void)[] = []
     private timer: NodeJS.Timeout | undefined
     private closed = false
+    /** The remote's commit the folder was last brought up to (by a pull, or by a push of it). */
+    private reached: string | undefined
     /** One problem per conflict branch, for as long as the branch is there. */
     conflicts: Problem[] = []
 
@@ -75,9 +84,15 @@ export class RemoteSync {
         return this.pullNext
     }
 
+    /** Whether the folder holds this commit of the remote already, known without asking git. */
+    holdsRemote(commit: string) {
+        return commit === this.reached
+    }
+
     /** Resolves once the pull running now (if any) has served its change. */
     async settled() {
         await this.pullRunning
+        await this.integrating
     }
 
     /** Pushes the branch and resolves with the remote's head once a push holds what is committed now (undefined if it failed). */
@@ -122,14 +137,9 @@ export class RemoteSync {
     }
 
     private async pullOnce(): Promise<PullOutcome> {
-        const { remote, name } = this.upstream
+        const { name } = this.upstream
         try {
-            const outcome = await this.onRemote(async () => {
-                await this.fetch(remote)
-                return this.repository.exclusive(() => this.integrate())
-            })
-            this.problems.clear('pull')
-            if (outcome.conflicts.length) await this.listConflicts()
+            const outcome = await this.onRemote(() => this.catchUpWithRemote())
             // Commits a failed push left behind go with the next pull's push.
             this.requestPush()
             return outcome
@@ -143,16 +153,35 @@ export class RemoteSync {
         }
     }
 
+    /** In the remote's turn: fetches, and moves the folder to the remote's commits (ours replayed on them). */
+    private async catchUpWithRemote() {
+        await this.fetch()
+        const integrated = this.repository.exclusive(() => this.integrate())
+        this.integrating = integrated.catch(() => undefined)
+        const outcome = await integrated
+        this.problems.clear('pull')
+        if (outcome.conflicts.length) await this.listConflicts()
+        return outcome
+    }
+
     private async integrate(): Promise<PullOutcome> {
-        const head = (await this.repository.head()).commit
-        const remote = await this.repository.revision(`${this.upstream.branch}@{upstream}`)
-        if (head === remote || (head && (await this.repository.isAncestor(remote, head))))
-            return { changed: [], conflicts: [] }
-        const { tip, conflicts } =
-            head && !(await this.repository.isAncestor(head, remote))
-                ? await replay(this.repository, remote, head)
-                : { tip: remote, conflicts: [] }
+        const tips = await this.tips()
+        const { head } = tips
+        const remote =
+            tips.remote ?? (await this.repository.revision(`${this.upstream.branch}@{upstream}`))
+        const nothing = { changed: [], conflicts: [] }
+        // A replica with no commit of its own fast-forwards: the common case, asked first.
+        const fastForward =
+            head !== remote && (!head || (await this.repository.isAncestor(head, remote)))
+        if (head === remote || (!fastForward && (await this.repository.isAncestor(remote, head)))) {
+            this.reached = remote
+            return nothing
+        }
+        const { tip, conflicts } = fastForward
+            ? { tip: remote, conflicts: [] }
+            : await replay(this.repository, remote, head!)
         const changed = await this.checkout(head, tip)
+        this.reached = remote
         return { from: head, to: tip, changed, conflicts: conflicts.map(({ branch }) => branch) }
     }
 
@@ -184,6 +213,7 @@ export class RemoteSync {
             to,
             from ?? noCommit,
         ])
+        this.options.headMoved?.()
         await this.changed(changed)
         return changed
     }
@@ -195,10 +225,22 @@ export class RemoteSync {
         return result
     }
 
-    private async fetch(remote: string) {
+    /**
+     * Fetches the followed branch only, into its remote-tracking branch, and nothing else: no
+     * FETCH_HEAD, no housekeeping after it (Shelf asks for that every so many commits).
+     */
+    private async fetch() {
+        const { remote, mergeRef, name } = this.upstream
         for (let attempt = 1; ; attempt++) {
             try {
-                await this.repository.run(['fetch', '--quiet', remote])
+                await this.repository.run([
+                    'fetch',
+                    '--quiet',
+                    '--no-write-fetch-head',
+                    '--no-auto-maintenance',
+                    remote,
+                    `+${mergeRef}:refs/remotes/${name}`,
+                ])
                 return
             } catch (error) {
                 if (attempt >= fetchAttempts || this.closed || !(error instanceof GitCommandError))
@@ -221,22 +263,28 @@ export class RemoteSync {
 
     /** Pushes HEAD; the remote's head after it, or undefined when it could not be pushed. */
     private async pushOnce(): Promise<string | undefined> {
-        const { remote, mergeRef, name, branch } = this.upstream
+        const { name } = this.upstream
+        const { fleet } = this.options
         for (let attempt = 1; ; attempt++) {
             try {
-                const pushed = await this.onRemote(async () => {
-                    const head = (await this.repository.head()).commit
-                    const known = await this.repository
-                        .revision(`${branch}@{upstream}`)
-                        .catch(() => undefined)
-                    if (!head || (known && (await this.repository.isAncestor(head, known))))
-                        return known
-                    await this.repository.run(['push', '--quiet', remote, `${head}:${mergeRef}`])
-                    // The remote-tracking branch is what the next pull and push compare with.
-                    await this.repository.run(['update-ref', `refs/remotes/${name}`, head])
-                    this.options.pushed?.(head)
-                    return head
-                })
+                const pushed = await fleet.turn(() =>
+                    this.onRemote(async () => {
+                        const last = await fleet.lastHead()
+                        let { head, remote } = await this.tips()
+                        // Another replica pushed since this one last fetched: its commits first.
+                        if (last && last !== remote && !(await this.holds(last))) {
+                            await this.catchUpWithRemote()
+                            ;({ head, remote } = await this.tips())
+                        }
+                        if (!head || head === remote) return remote
+                        const { remote: to, mergeRef } = this.upstream
+                        // git moves the remote-tracking branch too.
+                        await this.repository.run(['push', '--quiet', to, `${head}:${mergeRef}`])
+                        this.reached = head
+                        await fleet.pushed(head)
+                        return head
+                    }),
+                )
                 this.problems.clear('push')
                 return pushed
             } catch (error) {
@@ -264,6 +312,24 @@ export class RemoteSync {
                 return undefined
             }
         }
+    }
+
+    /** HEAD's commit and the remote-tracking branch's, in one git call (either absent when it is). */
+    private async tips(): Promise<{ head?: string; remote?: string }> {
+        const { run } = this.repository
+        const upstream = `${this.upstream.branch}@{upstream}`
+        try {
+            const [head, remote] = (await run(['rev-parse', 'HEAD', upstream])).trim().split('\n')
+            return { head, remote }
+        } catch {
+            const remote = await this.repository.revision(upstream).catch(() => undefined)
+            return { head: (await this.repository.head()).commit, remote }
+        }
+    }
+
+    /** Whether HEAD holds a commit (false for one not fetched yet). */
+    private holds(commit: string) {
+        return this.repository.isAncestor(commit, 'HEAD').catch(() => false)
     }
 
     /** Every conflict branch as a problem naming the write, its files and what to do. */

@@ -36,9 +36,15 @@ export const replay = async (
         .split('\n')
         .filter(Boolean)
     let tip = onto
+    let tipTree = ''
     const conflicts: Replayed['conflicts'] = []
-    for (const commit of commits) {
-        await run(['read-tree', tip], { env: privateIndex })
+    const authors = commits.length ? await authorsOf(repository, commits) : []
+    for (const [index, commit] of commits.entries()) {
+        // The private index holds the tip's tree, but after a failed apply, which may leave it half done.
+        if (!tipTree) {
+            await run(['read-tree', tip], { env: privateIndex })
+            tipTree = (await run(['rev-parse', `${tip}^{tree}`])).trim()
+        }
         const patch = await run([
             'diff-tree',
             '-p',
@@ -59,25 +65,39 @@ export const replay = async (
             const branch = `${conflictBranchPrefix}${commit.slice(0, 12)}`
             await run(['branch', '--force', branch, commit])
             conflicts.push({ branch, commit })
+            tipTree = ''
             continue
         }
         const tree = (await run(['write-tree'], { env: privateIndex })).trim()
-        if (tree === (await run(['rev-parse', `${tip}^{tree}`])).trim()) continue
-        const [name, email, date, ...message] = (
-            await run([
-                'show',
-                '--no-patch',
-                '--format=%an%x00%ae%x00%ad%x00%B',
-                '--date=raw',
-                commit,
-            ])
-        ).split('\0') as [string, string, string, ...string[]]
+        if (tree === tipTree) continue
+        const { name, email, date, message } = authors[index]!
         tip = (
             await run(['commit-tree', tree, '-p', tip, '-F', '-'], {
                 env: identityEnvironment({ name, email }, serverCommitter(), { author: date }),
-                input: message.join('\0'),
+                input: message,
             })
         ).trim()
+        tipTree = tree
     }
     return { tip, conflicts }
+}
+
+/** Each commit's author and message, read in one go. */
+const authorsOf = async (repository: ContentRepository, commits: string[]) => {
+    // One record per commit, ended by a byte no commit message holds.
+    const records = (
+        await repository.runAtTop(
+            ['show', '--no-patch', '--format=%an%x00%ae%x00%ad%x00%B%x01', '--date=raw', '--stdin'],
+            { input: commits.join('\n') },
+        )
+    ).split('\x01\n')
+    return commits.map((_, index) => {
+        const [name, email, date, ...message] = records[index]!.split('\0') as [
+            string,
+            string,
+            string,
+            ...string[],
+        ]
+        return { name, email, date, message: message.join('\0') }
+    })
 }

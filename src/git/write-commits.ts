@@ -46,6 +46,11 @@ export class WriteCommits {
         this.indexEnvironment = { GIT_INDEX_FILE: join(repository.gitDir, 'shelf-index') }
     }
 
+    /** A pull moved HEAD: the next commit starts from it rather than finding out by failing. */
+    headMoved() {
+        this.known = undefined
+    }
+
     /**
      * Commits a write's files (paths relative to the content folder). A failure is reported once
      * and swallowed: the write is on disk and served, and its answer must say so.

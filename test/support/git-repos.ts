@@ -67,7 +67,9 @@ export const seededRemote = async (source = exampleContent): Promise<Remote> => 
         bare,
         clone: async () => {
             const clone = join(folder, `clone-${++clones}`)
-            await git(folder, 'clone', '--quiet', bare, clone)
+            // Through git's transport, not a copy of the remote's files: a copy taken while a
+            // server pushes meets the push's objects half moved ("failed to copy file").
+            await git(folder, 'clone', '--quiet', '--no-local', bare, clone)
             return clone
         },
         remove: () => rm(folder, { recursive: true, force: true }),
