@@ -36,7 +36,7 @@ export type ItemOfType = {
 
 export type AnyItem = ItemOfType[ContentType]
 
-/** Characters of serialized items kept per renderer: the pages players look at, not every item. */
+/** Bytes of serialized items kept per renderer: the pages players look at, not every item. */
 const serializedBudget = 16 * 1024 * 1024
 
 /**
@@ -47,7 +47,7 @@ const serializedBudget = 16 * 1024 * 1024
 export class ItemRenderer {
     private readonly rendered = new Map<CatalogItem, AnyItem>()
     private readonly users = new Map<Person, UserItem>()
-    private readonly serialized = new LRUCache<CatalogItem, string>({
+    private readonly serialized = new LRUCache<CatalogItem, Buffer>({
         maxSize: serializedBudget,
         sizeCalculation: (json) => json.length,
     })
@@ -112,13 +112,16 @@ export class ItemRenderer {
     }
 
     /**
-     * The item as JSON, for lists: a page is put together from its items' JSON rather than
-     * serialized whole for each request. A list item is not kept rendered, only serialized.
+     * The item as JSON in UTF-8, for lists: a page is put together from its items' bytes rather
+     * than serialized whole for each request. A list item is not kept rendered, only serialized.
+     * Bytes, not a string: a page joined as a string is encoded to UTF-8 again for every request,
+     * and one title in Japanese makes the whole page a string of two-byte characters, which
+     * costs five times as much to join and encode (0.8 ms for a page of 20 levels).
      */
-    itemJson(item: CatalogItem): string {
+    itemJson(item: CatalogItem): Buffer {
         let json = this.serialized.get(item)
         if (json === undefined) {
-            json = JSON.stringify(this.rendered.get(item) ?? this.render(item))
+            json = Buffer.from(JSON.stringify(this.rendered.get(item) ?? this.render(item)))
             this.serialized.set(item, json)
         }
         return json
