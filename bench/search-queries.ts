@@ -4,8 +4,9 @@
  * two words, a name, a level's number, a Japanese title word. Each matches a few percent of the
  * levels (a word of a title is in about one title in forty, and in some descriptions), as `dream`
  * does. Then the broad ones players type as well (BROAD_QUERIES), which match most levels or all
- * of them, and pages past the first of searches of every kind. The broad searches and the later
- * pages are spread through the mix, as they come in a real one, not kept together at its end.
+ * of them, and pages past the first of searches of every kind, each right after the page before
+ * it, as a player pages. The broad searches are spread through the mix, as they come in a real
+ * one, not kept together at its end.
  */
 import { ADJECTIVES, ARTISTS, AUTHORS, NOUNS } from './generate-pack-tree.js'
 
@@ -35,12 +36,16 @@ export function quickSearchQueries(): QuickSearch[] {
         ...AUTHORS.map((author) => author.toLowerCase()),
         ...['夢', '星空', '桜', 'remix', 'extended mix', 'nothing like this'],
         ...[7, 42, 318, 2643, 9001].map((number) => `level ${number}`),
-    ].map((keywords) => ({ keywords, page: 0 }))
-    const laterPages = [...BROAD_QUERIES, 'dream', 'neon', 'azure dream', 'mika sato'].flatMap(
-        (keywords) => [1, 2, 4].map((page) => ({ keywords, page })),
-    )
-    const broad = BROAD_QUERIES.map((keywords) => ({ keywords, page: 0 }))
-    return spread(firstPages, [...broad, ...laterPages])
+    ].map((keywords) => [{ keywords, page: 0 }])
+    // A player who pages goes on from the first page: the pages come one after the other.
+    const paged = new Set(['dream', 'neon', 'azure dream', 'mika sato', ...BROAD_QUERIES])
+    const pagesOf = (keywords: string) =>
+        [0, 1, 2, 4].map((page) => ({ keywords, page })).slice(0, paged.has(keywords) ? 4 : 1)
+    const broad = BROAD_QUERIES.map(pagesOf)
+    return spread(
+        firstPages.map(([first]) => pagesOf(first!.keywords)),
+        broad,
+    ).flat()
 }
 
 /** `many` with `few` put in at even intervals. */
