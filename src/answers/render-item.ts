@@ -39,6 +39,16 @@ export type AnyItem = ItemOfType[ContentType]
 /** Bytes of serialized items kept per renderer: the pages players look at, not every item. */
 const serializedBudget = 16 * 1024 * 1024
 
+/**
+ * A string's UTF-8 bytes in an allocation of their own: `Buffer.from` takes a short string's
+ * bytes from a shared 8 KiB pool, which any one of them kept keeps whole.
+ */
+const bytesOf = (text: string) => {
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+    bytes.write(text)
+    return bytes
+}
+
 /** A level's fields holding items many levels share: serialized once per renderer (see `itemJson`). */
 const sharedFields = ['engine', 'useSkin', 'useBackground', 'useEffect', 'useParticle']
 /** What stands for a shared item's JSON in its holder's while that is serialized: a string no text of the item holds. */
@@ -57,9 +67,8 @@ export class ItemRenderer {
     /** Each list item's JSON in parts, the JSON of the items it shares with others (`sharedJson`) between its own. */
     private readonly serialized = new LRUCache<CatalogItem, readonly Buffer[]>({
         maxSize: serializedBudget,
-        // Every other part is a shared item's, held anyway: an item counts for its own bytes.
-        sizeCalculation: (parts) =>
-            parts.reduce((sum, part, at) => (at % 2 === 0 ? sum + part.length : sum), 0) || 1,
+        // Shared parts counted as if they were the item's: the budget holds as many items as when each held all its bytes.
+        sizeCalculation: (parts) => parts.reduce((sum, part) => sum + part.length, 0) || 1,
     })
     /** The JSON of items nested in many (a level's engine and skin), by their rendered object. */
     private readonly sharedJsons = new WeakMap<object, Buffer>()
@@ -130,8 +139,8 @@ export class ItemRenderer {
      * encoded to UTF-8 again for every request, and one title in Japanese makes the whole page a
      * string of two-byte characters, which costs five times as much to join and encode (0.8 ms
      * for a page of 20 levels). A level's engine and skin, 4.3 of its 5.3 KB, are the same in
-     * many levels: serialized once, their bytes are shared, so the same budget keeps four times
-     * as many levels and a level not kept serializes a quarter of itself.
+     * many levels: serialized once, their bytes are shared, and a level not kept serializes a
+     * quarter of itself.
      */
     itemJson(item: CatalogItem): readonly Buffer[] {
         let parts = this.serialized.get(item)
@@ -147,7 +156,7 @@ export class ItemRenderer {
         const standIn = (nested: object) => {
             let json = this.sharedJsons.get(nested)
             if (!json) {
-                json = Buffer.from(JSON.stringify(nested))
+                json = bytesOf(JSON.stringify(nested))
                 this.sharedJsons.set(nested, json)
             }
             shared.push(json)
@@ -164,13 +173,19 @@ export class ItemRenderer {
                       ? { ...value, item: standIn(value.item) }
                       : value
         }
-        if (!shared.length) return [Buffer.from(JSON.stringify(rendered))]
+        if (!shared.length) return [bytesOf(JSON.stringify(rendered))]
         const pieces = JSON.stringify(outline).split(sharedMarkJson)
         // A text of the item's own holding the mark (a NUL, then the mark) would misplace the parts: serialized whole then.
-        if (pieces.length !== 2 * shared.length + 1) return [Buffer.from(JSON.stringify(rendered))]
-        return pieces.map((piece, at) =>
-            at % 2 === 0 ? Buffer.from(piece) : shared[Number(piece)]!,
-        )
+        if (pieces.length !== 2 * shared.length + 1) return [bytesOf(JSON.stringify(rendered))]
+        // The item's own parts are views of one allocation of its own (see `bytesOf`).
+        const own = bytesOf(pieces.filter((_, at) => at % 2 === 0).join(''))
+        let offset = 0
+        return pieces.map((piece, at) => {
+            if (at % 2 === 1) return shared[Number(piece)]!
+            const length = Buffer.byteLength(piece)
+            offset += length
+            return own.subarray(offset - length, offset)
+        })
     }
 
     private render(item: CatalogItem): AnyItem {
