@@ -264,16 +264,16 @@ async function discoverScenarios(shelfUrl: string, encodings: string[]): Promise
             'ETag on the level list',
         )
 
-    const quickPathOf = (keywords: string) =>
-        `/service/levels/list?${locale}&type=quick&keywords=${encodeURIComponent(keywords)}`
+    const quickPathOf = (keywords: string, page = 0) =>
+        `/service/levels/list?${locale}&type=quick&keywords=${encodeURIComponent(keywords)}${page ? `&page=${page}` : ''}`
     const quickPath = quickPathOf(QUICK_SEARCH_WORD)
     const quickPages = pageCountOf(await getJson(`${shelfUrl}${quickPath}`))
     if (!quickPages) throw new Error(`quick search "${QUICK_SEARCH_WORD}" found nothing`)
     const quickVariants = [
         quickPath,
         ...quickSearchQueries()
-            .filter((keywords) => keywords !== QUICK_SEARCH_WORD)
-            .map(quickPathOf),
+            .filter(({ keywords, page }) => keywords !== QUICK_SEARCH_WORD || page > 0)
+            .map(({ keywords, page }) => quickPathOf(keywords, page)),
     ]
     const advancedPath = `/service/levels/list?${locale}&${ADVANCED_SEARCH}`
     const advancedPages = pageCountOf(await getJson(`${shelfUrl}${advancedPath}`))

@@ -118,6 +118,33 @@ test('a typed search, made for each request, in every encoding', async () => {
     await checkRepresentations('/service/levels/list?type=quick&keywords=e')
 })
 
+test("a list page put together from its items' stored bytes holds their text as written, in every encoding", async () => {
+    // Japanese titles: a page of items joined as bytes must keep every character whole.
+    for (const path of [
+        '/service/levels/list?localization=ja',
+        '/service/levels/list?localization=ja&type=quick&keywords=e',
+    ]) {
+        await checkRepresentations(path)
+        for (const acceptEncoding of ['gzip, deflate, br', 'gzip']) {
+            const response = await raw(path, { 'accept-encoding': acceptEncoding })
+            const page = JSON.parse(decoded(response).toString('utf8')) as {
+                items: { name: string; title: string }[]
+                pageCount: number
+            }
+            assert.ok(page.pageCount >= 1, path)
+            if (path.endsWith('=ja'))
+                assert.ok(
+                    page.items.some((item) => item.name === 'morning-dew' && item.title === '朝露'),
+                    `${path}: the Japanese title whole`,
+                )
+            assert.equal(
+                page.items.map((item) => item.name).length,
+                new Set(page.items.map((item) => item.name)).size,
+            )
+        }
+    }
+})
+
 test("a signed-in player's answers (kept per player inside the app) in every encoding", async () => {
     await checkRepresentations('/service/levels/list?localization=en', {
         'service-session': player.session,

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { tinyMp3, tinyPng, writeTree, type FileTree } from './support/fixtures.js'
+import type { ReloadReport } from '../src/server.js'
 import { copyContent, getJson, startTestServer, type TestServer } from './support/server.js'
 
 const test = suite('search ranking')
@@ -82,7 +83,7 @@ const served = async (keywords: string) => {
 test.before(async () => {
     content = await copyContent()
     await writeTree(content, files())
-    server = await startTestServer({ content })
+    server = await startTestServer({ content, watch: true })
 })
 
 test.after(async () => {
@@ -104,6 +105,11 @@ for (const keywords of [
     'zephyr q',
     'r quartz',
     'plain chart.',
+    // Parts too short for trigrams, alone and together: found through the words holding them.
+    'yr',
+    'yr tz',
+    'zephyr tz',
+    'quartz yr',
 ]) {
     test(`"${keywords}": every page in the order of a full ranking`, async () => {
         const want = expected(keywords)
@@ -124,6 +130,39 @@ test('a later page asked first gives the same items as after the pages before it
         body.items.map((item) => item.name),
         want.slice(60, 80),
     )
+})
+
+test('a short part finds the words of items added after it was first searched', async () => {
+    // The index keeps the words holding a short part it was asked for, and looks only at the words added since.
+    const names = async (keywords: string) =>
+        (
+            await getJson<ServerItemList<LevelItem>>(
+                `${server.root}/levels/list?type=quick&keywords=${encodeURIComponent(keywords)}`,
+            )
+        ).body.items.map((item) => item.name)
+    assert.equal(await names('qx'), [])
+    assert.equal(await names('桜'), [])
+    // The level's files first, its item file last: the reload naming the item file serves it whole.
+    const served = new Promise<void>((resolve) => {
+        const listener = (report: ReloadReport) => {
+            if (!report.paths.some((path) => path.endsWith('late-comer/item.yaml'))) return
+            server.events.off('reload', listener)
+            resolve()
+        }
+        server.events.on('reload', listener)
+    })
+    await writeTree(content, {
+        'levels/late-comer/cover.png': tinyPng(500, 1, 2),
+        'levels/late-comer/bgm.mp3': tinyMp3(500),
+        'levels/late-comer/data.json': JSON.stringify({ bgmOffset: 0, entities: [] }),
+    })
+    await writeTree(content, {
+        'levels/late-comer/item.yaml': 'title: Qxylo 夜桜\ndescription: A late chart.\nrating: 5\n',
+    })
+    await served
+    assert.equal(await names('qx'), ['late-comer'])
+    assert.equal(await names('桜'), ['late-comer'])
+    assert.equal(await names('xy 桜'), ['late-comer'])
 })
 
 test.run()

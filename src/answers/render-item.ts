@@ -36,8 +36,25 @@ export type ItemOfType = {
 
 export type AnyItem = ItemOfType[ContentType]
 
-/** Characters of serialized items kept per renderer: the pages players look at, not every item. */
+/** Bytes of serialized items kept per renderer: the pages players look at, not every item. */
 const serializedBudget = 16 * 1024 * 1024
+
+/**
+ * A string's UTF-8 bytes in an allocation of their own: `Buffer.from` takes a short string's
+ * bytes from a shared 8 KiB pool, which any one of them kept keeps whole.
+ */
+const bytesOf = (text: string) => {
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+    bytes.write(text)
+    return bytes
+}
+
+/** A level's fields holding items many levels share: serialized once per renderer (see `itemJson`). */
+const sharedFields = ['engine', 'useSkin', 'useBackground', 'useEffect', 'useParticle']
+/** What stands for a shared item's JSON in its holder's while that is serialized: a string no text of the item holds. */
+const sharedMark = '\u0000shelf-shared:'
+/** The mark as JSON writes it, the number after it and the closing quote: the item's JSON splits around the shared ones. */
+const sharedMarkJson = /"\\u0000shelf-shared:(\d+)"/
 
 /**
  * Turns catalog items into the protocol's item records for one locale and one source address.
@@ -47,10 +64,14 @@ const serializedBudget = 16 * 1024 * 1024
 export class ItemRenderer {
     private readonly rendered = new Map<CatalogItem, AnyItem>()
     private readonly users = new Map<Person, UserItem>()
-    private readonly serialized = new LRUCache<CatalogItem, string>({
+    /** Each list item's JSON in parts, the JSON of the items it shares with others (`sharedJson`) between its own. */
+    private readonly serialized = new LRUCache<CatalogItem, readonly Buffer[]>({
         maxSize: serializedBudget,
-        sizeCalculation: (json) => json.length,
+        // Shared parts counted as if they were the item's: the budget holds as many items as when each held all its bytes.
+        sizeCalculation: (parts) => parts.reduce((sum, part) => sum + part.length, 0) || 1,
     })
+    /** The JSON of items nested in many (a level's engine and skin), by their rendered object. */
+    private readonly sharedJsons = new WeakMap<object, Buffer>()
 
     constructor(
         private readonly catalog: Catalog,
@@ -112,16 +133,59 @@ export class ItemRenderer {
     }
 
     /**
-     * The item as JSON, for lists: a page is put together from its items' JSON rather than
-     * serialized whole for each request. A list item is not kept rendered, only serialized.
+     * The item as JSON in UTF-8, in parts to be sent one after another, for lists: a page is put
+     * together from its items' bytes rather than serialized whole for each request. A list item
+     * is not kept rendered, only serialized. Bytes, not a string: a page joined as a string is
+     * encoded to UTF-8 again for every request, and one title in Japanese makes the whole page a
+     * string of two-byte characters, which costs five times as much to join and encode (0.8 ms
+     * for a page of 20 levels). A level's engine and skin, 4.3 of its 5.3 KB, are the same in
+     * many levels: serialized once, their bytes are shared, and a level not kept serializes a
+     * quarter of itself.
      */
-    itemJson(item: CatalogItem): string {
-        let json = this.serialized.get(item)
-        if (json === undefined) {
-            json = JSON.stringify(this.rendered.get(item) ?? this.render(item))
-            this.serialized.set(item, json)
+    itemJson(item: CatalogItem): readonly Buffer[] {
+        let parts = this.serialized.get(item)
+        if (parts === undefined) {
+            parts = this.serializedParts(this.rendered.get(item) ?? this.render(item))
+            this.serialized.set(item, parts)
         }
-        return json
+        return parts
+    }
+
+    private serializedParts(rendered: AnyItem): readonly Buffer[] {
+        const shared: Buffer[] = []
+        const standIn = (nested: object) => {
+            let json = this.sharedJsons.get(nested)
+            if (!json) {
+                json = bytesOf(JSON.stringify(nested))
+                this.sharedJsons.set(nested, json)
+            }
+            shared.push(json)
+            return `${sharedMark}${shared.length - 1}`
+        }
+        const outline: Record<string, unknown> = { ...rendered }
+        for (const field of sharedFields) {
+            const value = outline[field] as { item?: object } | undefined
+            if (!value || typeof value !== 'object') continue
+            outline[field] =
+                field === 'engine'
+                    ? standIn(value)
+                    : value.item
+                      ? { ...value, item: standIn(value.item) }
+                      : value
+        }
+        if (!shared.length) return [bytesOf(JSON.stringify(rendered))]
+        const pieces = JSON.stringify(outline).split(sharedMarkJson)
+        // A text of the item's own holding the mark (a NUL, then the mark) would misplace the parts: serialized whole then.
+        if (pieces.length !== 2 * shared.length + 1) return [bytesOf(JSON.stringify(rendered))]
+        // The item's own parts are views of one allocation of its own (see `bytesOf`).
+        const own = bytesOf(pieces.filter((_, at) => at % 2 === 0).join(''))
+        let offset = 0
+        return pieces.map((piece, at) => {
+            if (at % 2 === 1) return shared[Number(piece)]!
+            const length = Buffer.byteLength(piece)
+            offset += length
+            return own.subarray(offset - length, offset)
+        })
     }
 
     private render(item: CatalogItem): AnyItem {

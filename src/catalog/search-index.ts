@@ -90,6 +90,9 @@ const grown = (array: Uint32Array) => {
 
 const junctionWords = 16
 
+/** Short parts whose words are kept (see `SearchIndex.shortParts`). */
+const maxShortParts = 4096
+
 /** A hash of the `width` characters of `text` before `end` and those from `start` (a character missing at the text's edge counts as 0). */
 const junctionHash = (text: string, end: number, start: number, width: 1 | 2) => {
     let hash = Math.imul(width, 0x27d4eb2f)
@@ -190,6 +193,12 @@ export class SearchIndex {
     /** Slots by word id: the items holding the word anywhere, and in their title. */
     private readonly holders = new PostingLists()
     private readonly titleHolders = new PostingLists()
+    /**
+     * The words holding a part too short for trigrams, by part, and how many words were looked
+     * at for it: a look at every word (a hundred thousand and more at 100,000 levels, where each
+     * level's number is a word) made for every search of `le` or `桜` was most of its cost.
+     */
+    private readonly shortParts = new Map<string, { ids: number[]; looked: number }>()
 
     static of(items: Iterable<CatalogItem>): SearchIndex {
         const index = new SearchIndex()
@@ -237,10 +246,13 @@ export class SearchIndex {
             this.titleHolders.add(this.wordId(word), slot)
     }
 
-    /** The ids of the words holding `part` (letters and digits): by their trigrams, or for a shorter part by a look at every word. */
-    wordsHolding(part: string): number[] {
-        if (part.length < 3)
-            return this.words.flatMap((word, id) => (word.includes(part) ? [id] : []))
+    /**
+     * The ids of the words holding `part` (letters and digits): by their trigrams, or for a
+     * shorter part by a look at every word, done once per part and then only over the words
+     * added since (`shortParts`).
+     */
+    wordsHolding(part: string): readonly number[] {
+        if (part.length < 3) return this.wordsHoldingShort(part)
         const lists = [...trigramKeys(part)].map((key) => this.wordTrigrams.get(key))
         // Shortest first, so every intersection is at most as long as the shortest list.
         lists.sort((a, b) => a.length - b.length)
@@ -279,6 +291,21 @@ export class SearchIndex {
     /** The slots holding the word (in their title): an array good until the next call. */
     holdersOf(word: number, inTitle: boolean): Int32Array {
         return (inTitle ? this.titleHolders : this.holders).read(word)
+    }
+
+    private wordsHoldingShort(part: string) {
+        let known = this.shortParts.get(part)
+        if (!known) {
+            // Players type a few hundred distinct one- and two-character parts; any number more must not grow memory.
+            if (this.shortParts.size >= maxShortParts) this.shortParts.clear()
+            known = { ids: [], looked: 0 }
+            this.shortParts.set(part, known)
+        }
+        const { words } = this
+        for (let id = known.looked; id < words.length; id++)
+            if (words[id]!.includes(part)) known.ids.push(id)
+        known.looked = words.length
+        return known.ids
     }
 
     private wordId(word: string) {
@@ -430,16 +457,10 @@ export class ListSearch {
         const { slots } = this.placesIn(index)
         // The items holding a word that holds each part of a term are the items that may hold the
         // term; for a term of letters and digits only, exactly those that do. A single letter or
-        // digit is in an item's set of characters. A longer part shorter than a trigram would need
-        // a look at every word, so it narrows only when no part is longer.
+        // digit is in an item's set of characters.
         const parts = terms.flatMap(wordsOf)
         const characters = [...new Set(parts.filter(isCharacter))]
-        const wordParts = parts.filter((part) => !isCharacter(part))
-        const longest = wordParts.reduce((a, b) => (b.length > a.length ? b : a), '')
-        const looked =
-            longest.length < 3
-                ? [longest].filter(Boolean)
-                : wordParts.filter((part) => part.length >= 3)
+        const looked = [...new Set(parts.filter((part) => !isCharacter(part)))]
         if (!looked.length && !characters.length) return findEach(this.list, terms)
         const exact = terms.every(
             (term) => isWord(term) && (looked.includes(term) || isCharacter(term)),
@@ -467,7 +488,7 @@ export class ListSearch {
     private holding(
         into: PositionSet,
         spare: PositionSet,
-        wordsByPart: readonly number[][],
+        wordsByPart: readonly (readonly number[])[],
         characters: readonly string[],
         inTitle: boolean,
     ) {

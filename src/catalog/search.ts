@@ -315,6 +315,37 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
         return query.filters.length
             ? ordered.filter((item) => query.filters.every((filter) => filter(item)))
             : ordered
+    const recent = query.filters.length ? undefined : recentOf(ordered)
+    const key = terms.join(' ')
+    const kept = recent?.get(key)
+    if (kept) {
+        recent!.delete(key)
+        recent!.set(key, kept)
+        return kept
+    }
     const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)
-    return rank(ordered, found, terms, query.filters)
+    const ranked = rank(ordered, found, terms, query.filters)
+    if (recent) {
+        if (recent.size >= recentSearches) recent.delete(recent.keys().next().value!)
+        recent.set(key, ranked)
+    }
+    return ranked
+}
+
+/**
+ * The last few searches of each list, ranked as far as their pages were asked: a player pages
+ * through a search one page after another, and the next page of a phrase most items lack (`a
+ * chart`, which nearly every level holds both words of) then goes on from where the last one
+ * stopped instead of looking through every item's text again (12 ms at 100,000 levels). Searches
+ * with filters (a player's configuration) are not kept: their filters are not comparable.
+ */
+const recentSearches = 8
+const recents = new WeakMap<readonly CatalogItem[], Map<string, ItemSequence>>()
+const recentOf = (list: readonly CatalogItem[]) => {
+    let recent = recents.get(list)
+    if (!recent) {
+        recent = new Map()
+        recents.set(list, recent)
+    }
+    return recent
 }

@@ -10,15 +10,25 @@ export const respond = <T>(ctx: Context, body: T) => {
 }
 
 /**
- * Sends a body with an `items` array whose entries are JSON already (a list page from its items'
- * stored JSON): the rest of the body is serialized here and the items are put in as they are.
+ * Sends a body with an `items` array whose entries are JSON already, in UTF-8 and each in parts
+ * (a list page from its items' stored JSON): the rest of the body is serialized here and the items' bytes are put
+ * in as they are.
  */
 export const respondWithItems = <T extends { items: unknown[] }>(
     ctx: Context,
     body: Omit<T, 'items'>,
-    itemsJson: readonly string[],
+    itemsJson: readonly (readonly Buffer[])[],
 ) => {
     const rest = JSON.stringify(body)
+    const parts: Buffer[] = [itemsOpen]
+    itemsJson.forEach((json, at) => {
+        if (at > 0) parts.push(comma)
+        parts.push(...json)
+    })
+    parts.push(Buffer.from(rest === '{}' ? ']}' : `],${rest.slice(1)}`))
     ctx.type = 'application/json; charset=utf-8'
-    ctx.body = `{"items":[${itemsJson.join(',')}]${rest === '{}' ? '}' : `,${rest.slice(1)}`}`
+    ctx.body = Buffer.concat(parts)
 }
+
+const itemsOpen = Buffer.from('{"items":[')
+const comma = Buffer.from(',')

@@ -40,14 +40,15 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
         return
     }
     await next()
+    const answered: unknown = ctx.body
     if (
         ctx.status !== 200 ||
-        typeof ctx.body !== 'string' ||
+        !(typeof answered === 'string' || Buffer.isBuffer(answered)) ||
         !ctx.response.type.startsWith('application/json')
     )
         return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
-    const body = Buffer.from(ctx.body)
+    const body = Buffer.isBuffer(answered) ? answered : Buffer.from(answered)
     const entry = new EncodedAnswer(body, etag(body), true)
     entry.encodeAll()
     cache.set(key, entry)

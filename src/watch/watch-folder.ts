@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'chokidar'
 import { type FSWatcher as FolderWatch, type Stats, watch as watchEntries } from 'node:fs'
-import { readdir, realpath, stat } from 'node:fs/promises'
+import { opendir, realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isIgnored } from '../content/load.js'
@@ -76,6 +76,8 @@ const isFlatFolder = (relativePath: string) =>
 
 /** Entries of a flat folder stated at once in the first scan, to find what changed since the reading. */
 const statsAtOnce = 16
+/** Entries of a flat folder read from the system at once (see `watchFlat`). */
+const listedAtOnce = 256
 
 /**
  * Watches a folder and hands over batches of changed paths (relative, `/`-separated). A burst,
@@ -228,15 +230,21 @@ export const watchFolder = (
             }
             watcher.on('error', (error) => reportError(error as NodeJS.ErrnoException))
             flat.set(relativePath, watcher)
-            // Listed once the watch is on, as chokidar lists a folder: nothing made meanwhile is missed.
-            const entries = await readdir(path, { withFileTypes: true }).catch(() => [])
+            // Listed once the watch is on, as chokidar lists a folder: nothing made meanwhile is
+            // missed. Listed a few hundred entries at a time: a hundred thousand levels listed in
+            // one go are a hundred thousand entries made and gone through in one turn of the loop,
+            // which the requests of that moment wait behind.
             const files: string[] = []
-            for (const entry of entries) {
-                if (entry.name.startsWith('.')) continue
-                const child = `${relativePath}/${entry.name}`
-                if (entry.isDirectory()) {
-                    if (!folders.has(child)) discover(child, join(path, entry.name))
-                } else files.push(child)
+            try {
+                for await (const entry of await opendir(path, { bufferSize: listedAtOnce })) {
+                    if (entry.name.startsWith('.')) continue
+                    const child = `${relativePath}/${entry.name}`
+                    if (entry.isDirectory()) {
+                        if (!folders.has(child)) discover(child, join(path, entry.name))
+                    } else files.push(child)
+                }
+            } catch {
+                // Gone or unreadable: its watch, or its parent's, says what became of it.
             }
             await mapLimit(files, statsAtOnce, async (child) => {
                 const info = await stat(join(watchRoot, child)).catch(() => undefined)
