@@ -51,6 +51,8 @@ export const personRecordList = (view: RequestView) => {
     }
     return {
         rest,
-        itemsJson: page.items.map((record) => JSON.stringify(rankedReplay(view, record))),
+        itemsJson: page.items.map((record) => [
+            Buffer.from(JSON.stringify(rankedReplay(view, record))),
+        ]),
     }
 }
