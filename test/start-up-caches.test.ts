@@ -122,6 +122,41 @@ test('a folder listing is reused while the folder is unchanged, and not trusted 
 
 const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex')
 
+test('the hash cache is saved in pieces: every entry read back, and one remembered during a save saved by the next', async () => {
+    const root = await temporaryFolder()
+    const cacheFile = join(root, '.shelf', 'hashes.json')
+    try {
+        // Enough files for several pieces, between which the event loop turns.
+        const files = Array.from({ length: 4500 }, (_, index) => join(root, `file-${index}.png`))
+        await writeFile(join(root, 'one.png'), 'x')
+        const info = statSync(join(root, 'one.png'))
+        const served = (path: string) => ({
+            hash: sha1(Buffer.from(path)),
+            path,
+            contentType: 'image/png',
+        })
+        const first = await HashCache.open(cacheFile)
+        for (const file of files) first.remember(file, info, served(file))
+        const saving = first.save()
+        // A reload remembers a file while the save is under way (between two of its pieces).
+        await new Promise((done) => setImmediate(done))
+        const late = join(root, 'late.png')
+        first.remember(late, info, served(late))
+        await saving
+        await first.save()
+
+        const second = await HashCache.open(cacheFile)
+        const always = { has: () => true }
+        for (const file of [...files, late])
+            assert.equal(second.lookup(file, info, always), served(file), file)
+        await writeFile(cacheFile, '{"version":2,"entries":[["cut')
+        const third = await HashCache.open(cacheFile)
+        assert.is(third.lookup(late, info, always), undefined, 'a broken cache is a cold start')
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
 test('a processed file a crash left short, before the cache naming it was saved, is made again', async () => {
     const root = await temporaryFolder()
     const state = join(root, '.shelf')

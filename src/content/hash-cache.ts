@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import type { FolderListing } from './folder-listing.js'
 import type { ServedFile } from './resources.js'
@@ -72,6 +73,9 @@ const racyListingMs = 1000
  * and folders that changed. A missing or unreadable cache just means a cold start.
  */
 export class HashCache {
+    /** The save under way, which the next one waits for. */
+    private saving: Promise<void> = Promise.resolve()
+
     private constructor(
         private readonly file: string,
         private readonly resources: SeenEntries<ResourceEntry>,
@@ -140,17 +144,45 @@ export class HashCache {
 
     /**
      * Keeps only the files and folders seen by this load. A start that found every one unchanged
-     * writes nothing: what it would write is what the file holds.
+     * writes nothing: what it would write is what the file holds. The file is written as it is
+     * made, a piece between turns of the event loop, so a save of a hundred thousand levels'
+     * entries (tens of megabytes) never holds requests up for long; saves run one at a time.
      */
-    async save() {
-        if (!this.resources.unsaved && !this.listings.unsaved) return
-        const stored: StoredCache = {
-            version: cacheVersion,
-            entries: this.resources.takeSeen().map(toStoredResource),
-            folders: this.listings.takeSeen().map(toStoredListing),
-        }
-        await mkdir(dirname(this.file), { recursive: true })
-        await writeFileAtomic(this.file, JSON.stringify(stored))
+    save() {
+        this.saving = this.saving
+            .catch(() => undefined)
+            .then(async () => {
+                if (!this.resources.unsaved && !this.listings.unsaved) return
+                await mkdir(dirname(this.file), { recursive: true })
+                await writeFileAtomic(this.file, this.storedText())
+            })
+        return this.saving
+    }
+
+    /** The file's text in pieces: `{"version":…,"entries":[…],"folders":[…]}`. */
+    private async *storedText() {
+        yield `{"version":${cacheVersion},"entries":[`
+        yield* jsonElements(this.resources.takeSeen(entriesPerPiece), toStoredResource)
+        yield '],"folders":['
+        yield* jsonElements(this.listings.takeSeen(entriesPerPiece), toStoredListing)
+        yield ']}'
+    }
+}
+
+/** Entries written between two turns of the event loop: about a millisecond's work. */
+const entriesPerPiece = 2000
+
+/** The elements of a JSON array, a piece at a time, with the commas between them. */
+async function* jsonElements<Entry, Stored>(
+    pieces: AsyncIterable<Entry[]>,
+    store: (entry: Entry) => Stored,
+) {
+    let first = true
+    for await (const piece of pieces) {
+        const text = JSON.stringify(piece.map(store))
+        yield `${first ? '' : ','}${text.slice(1, -1)}`
+        first = false
+        await nextTurn()
     }
 }
 
