@@ -16,7 +16,7 @@ type ListingEntry = { ctimeMs: number; files: string; folders: string; seen: boo
  * served when they are not the file itself. Flat arrays keep the file small and quick to parse:
  * at a hundred thousand levels it has 400,000 entries, parsed at every start.
  */
-type StoredResource = [string, number, number, string, string, string?]
+type StoredResource = [string, number, number, string, string, string?, number?, number?]
 /** One folder as stored: `[path, ctimeMs, files, folders]`, the names joined by `/`, which no name holds. */
 type StoredListing = [string, number, string, string]
 
@@ -26,24 +26,46 @@ const toStoredResource = ([path, { size, mtimeMs, served }]: [
     string,
     ResourceEntry,
 ]): StoredResource =>
-    served.path === path
-        ? [path, size, mtimeMs, served.hash, served.contentType]
-        : [path, size, mtimeMs, served.hash, served.contentType, served.path]
+    served.slice
+        ? [
+              path,
+              size,
+              mtimeMs,
+              served.hash,
+              served.contentType,
+              served.path,
+              served.slice.offset,
+              served.slice.length,
+          ]
+        : served.path === path
+          ? [path, size, mtimeMs, served.hash, served.contentType]
+          : [path, size, mtimeMs, served.hash, served.contentType, served.path]
 
 /** One string per content type, rather than one per resource as parsed. */
 const contentTypes = new Map<string, string>()
 const sharedContentType = (type: string) =>
     contentTypes.get(type) ?? (contentTypes.set(type, type), type)
 
-const fromStoredResource = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredResource): [
-    string,
-    ResourceEntry,
-] => [
+const fromStoredResource = ([
+    path,
+    size,
+    mtimeMs,
+    hash,
+    contentType,
+    servedPath,
+    offset,
+    length,
+]: StoredResource): [string, ResourceEntry] => [
     path,
     {
         size,
         mtimeMs,
-        served: { hash, path: servedPath ?? path, contentType: sharedContentType(contentType) },
+        served: {
+            hash,
+            path: servedPath ?? path,
+            contentType: sharedContentType(contentType),
+            ...(offset !== undefined && length !== undefined && { slice: { offset, length } }),
+        },
         seen: false,
     },
 ]
@@ -100,16 +122,16 @@ export class HashCache {
 
     /**
      * The cached result for a file, if the file is unchanged and any bytes Shelf made from it are
-     * still there (`madeFiles`: the processed files present, listed once rather than stat'ed one by one).
+     * still there (`isThere`: told by the processed files present, listed once rather than stat'ed one by one).
      */
     lookup(
         path: string,
         info: Stats,
-        madeFiles: { has(path: string): boolean },
+        isThere: (served: ServedFile) => boolean,
     ): ServedFile | undefined {
         const entry = this.resources.get(path)
         if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) return undefined
-        if (entry.served.path !== path && !madeFiles.has(entry.served.path)) return undefined
+        if (entry.served.path !== path && !isThere(entry.served)) return undefined
         this.resources.see(entry)
         return entry.served
     }
@@ -189,6 +211,6 @@ async function* jsonElements<Entry, Stored>(
 /**
  * Bumped whenever what a resource turns into, or how entries are stored, changes, so old caches
  * are not trusted. (The folder listings were added without a bump: a cache without them is read
- * as having none.)
+ * as having none. 3: made bytes live in packs.)
  */
-const cacheVersion = 2
+const cacheVersion = 3
