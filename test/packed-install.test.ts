@@ -3,13 +3,20 @@
  * into an empty folder, then `npx shelf init`, `npx shelf serve` (its answers crawled over HTTP)
  * and `npx shelf check`; and `init` refusing a folder that is not empty.
  */
-import type { LevelItem, ServerInfo, ServerItemDetails, ServerItemList } from '@sonolus/core'
+import type {
+    LevelData,
+    LevelItem,
+    ServerInfo,
+    ServerItemDetails,
+    ServerItemList,
+} from '@sonolus/core'
 import { execFile, spawn } from 'node:child_process'
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { getBytes } from './support/fixtures.js'
@@ -137,6 +144,12 @@ const serveAndCrawl = async () => {
         assert.is(details.body.item.title, 'My first level')
         const cover = await getBytes(new URL(details.body.item.cover.url!, url).href)
         assert.is(cover.status, 200, 'the cover is served')
+        const data = await getBytes(new URL(details.body.item.data.url!, url).href)
+        assert.is(data.status, 200, 'the chart is converted by the engine package Shelf installed')
+        assert.ok(
+            (JSON.parse(gunzipSync(data.bytes).toString()) as LevelData).entities.length > 10,
+            'the converted chart holds its notes',
+        )
         const page = await fetch(`${url}/levels/my-first-level`)
         assert.is(page.status, 200, 'the web page is served')
     } finally {

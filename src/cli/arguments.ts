@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { sessionSecretVariable } from '../auth/session-secret.js'
 import { gitDefaults, multiplayerDefaults, signInDefaults, type ShelfOptions } from '../config.js'
+import type { ExportOptions } from '../export/export-site.js'
 import type { ListenOptions } from '../server.js'
 
 export const helpText = `Shelf: a content server for the Sonolus app, driven by a folder of files.
@@ -324,17 +325,7 @@ export const parseCheckArguments = (args: string[]): CheckArguments => {
     return { folder: parsed.positionals[0] ?? './content', format, drafts }
 }
 
-export type ExportArguments = {
-    out: string
-    address: string
-    content: string
-    name: string
-    drafts: boolean
-    locale?: string
-    allowProblems: boolean
-}
-
-export const parseExportArguments = (args: string[]): ExportArguments => {
+export const parseExportArguments = (args: string[]): ExportOptions => {
     const { values, positionals } = parseCommandArguments(args, {
         allowPositionals: true,
         options: {

@@ -1,6 +1,5 @@
 import { formatProblem } from '../content/problems.js'
-import { exportSite } from '../export/export-site.js'
-import type { ExportArguments } from './arguments.js'
+import { exportSite, type ExportOptions } from '../export/export-site.js'
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
@@ -8,7 +7,7 @@ const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
  * `shelf export`: writes the copy and says what changed, so a CI log shows what the sync will
  * upload. The content's errors stop it (exit 1) unless --allow-problems; warnings are printed.
  */
-export const exportCommand = async (args: ExportArguments) => {
+export const exportCommand = async (args: ExportOptions) => {
     const result = await exportSite(args)
     for (const problem of result.problems) console.log(formatProblem(problem))
     if (!result.exported) {

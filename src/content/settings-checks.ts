@@ -88,7 +88,7 @@ const unusedForms = (type: ProtocolType): Partial<Record<FormKind, string>> => {
     if (type === 'room') {
         for (const kind of ['actions', 'community', 'commentActions'] as const) {
             unused[kind] =
-                `rooms live in memory and have no item actions, community or comments in Shelf, so rooms.${kind} is never shown`
+                `rooms are kept by the server, not in the folder, and have no item actions, community or comments in Shelf, so rooms.${kind} is never shown`
         }
     }
     if (type === 'user') {

@@ -9,10 +9,10 @@ export const exampleFolder = fileURLToPath(new URL('../../content/', import.meta
 /** A content folder that cannot be made where asked, in words for the person who asked. */
 export class StarterRefusal extends Error {}
 
-/** What a starter level plays on: a placeholder engine of the example, with what it names. */
+/** What a starter level plays on: the example's engine from npm, with what it names. */
 const engineParts = [
-    'engines/shelf-tap',
-    'skins/shelf-classic',
+    'engines/pjsekai',
+    'skins/sekai-basic',
     'backgrounds/starfield',
     'effects/soft-clicks',
     'particles/sparkle',
@@ -21,9 +21,10 @@ const engineParts = [
 export const starterLevel = 'my-first-level'
 
 /**
- * Makes a content folder of one's own that serves at once: `server.yaml`, one level with its
- * files and the example engine it plays on, a `.gitignore` keeping Shelf's state out of git, a
- * short README, and in every YAML file of one's own a line that gives editors its JSON Schema.
+ * Makes a content folder of one's own that serves and plays at once: `server.yaml`, one level
+ * charted as a chart editor saves it and the engine from npm that plays it, a `.gitignore`
+ * keeping Shelf's state out of git, a short README, and in every YAML file of one's own a line
+ * that gives editors its JSON Schema.
  * A folder with anything in it is refused: nothing of someone's is ever overwritten.
  */
 export const makeStarterFolder = async (folder: string) => {
@@ -40,10 +41,10 @@ export const makeStarterFolder = async (folder: string) => {
     for (const part of engineParts)
         await cp(join(exampleFolder, part), join(folder, part), { recursive: true })
     const level = join(folder, 'levels', starterLevel)
-    // The resources only: the example level's comments and leaderboards are not the starter's.
-    await cp(join(exampleFolder, 'levels/first-steps'), level, {
+    // The resources and chart only: the starter writes its own item.yaml.
+    await cp(join(exampleFolder, 'levels/first-light'), level, {
         recursive: true,
-        filter: (source) => !/[/\\](comments|leaderboards|item\.md)$/.test(source),
+        filter: (source) => !/[/\\](comments|leaderboards|item\.(md|yaml))$/.test(source),
     })
     const schemaHint = (file: string, schema: string) => {
         const path = relative(join(folder, file, '..'), join(schemasFolder, schema))
@@ -75,7 +76,7 @@ title: My first level
 artists: Me
 author: Me
 rating: 1
-engine: shelf-tap
+engine: pjsekai
 `
 
 const readme = `# My Sonolus server
@@ -84,9 +85,9 @@ Content for [Shelf](https://www.npmjs.com/package/sonolus-shelf), a server for t
 
 - \`npx shelf serve --content .\` serves this folder; add the printed address as a server in the
   app, or scan the QR code it prints. Every save shows in the app at once.
-- A level is a folder under \`levels/\`: \`item.yaml\`, \`cover.png\`, \`bgm.mp3\`, \`data.json\`.
-  Copy \`levels/${starterLevel}\` to add one.
-- \`engines/shelf-tap\` is a placeholder that shows an engine's files; it does not play a real
-  game. Put a real engine (with its skin, background, effect and particle) beside it.
+- A level is a folder under \`levels/\`: \`item.yaml\`, \`cover.png\`, \`bgm.mp3\` and its chart as
+  a chart editor saves it (\`data.sus\` or \`data.usc\`). Copy \`levels/${starterLevel}\` to add one.
+- \`engines/pjsekai\` is the Project Sekai engine from npm (\`package: sonolus-pjsekai-engine\`): it
+  plays the levels and converts their charts on every save.
 - \`npx shelf check .\` lists every mistake, with file and line.
 `

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa'
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import send from 'send'
+import { sendFile } from '../util/send-file.js'
 
 /**
  * An operator's build of the official Sonolus web client, served instead of the built-in pages:
@@ -15,30 +15,16 @@ export const webClient = (folder: string, isOwnPath: (path: string) => boolean) 
         const file = await existingFile(root, ctx.path)
         ctx.status = 200
         ctx.respond = false
-        await new Promise<void>((done, fail) => {
-            send(ctx.req, file ? ctx.path : '/index.html', {
-                root,
-                index: false,
-                dotfiles: 'deny',
-                maxAge: file ? 3_600_000 : 0,
-            })
-                .on('error', (error: Error & { status?: number }) => {
-                    ctx.res.statusCode = error.status ?? 500
-                    ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
-                    ctx.res.end(
-                        JSON.stringify({
-                            message:
-                                error.status === 404
-                                    ? `the web client in ${root} has no index.html`
-                                    : 'cannot read the web client',
-                        }),
-                    )
-                    done()
-                })
-                .on('end', done)
-                .pipe(ctx.res)
-                .on('error', fail)
-        })
+        await sendFile(
+            ctx.req,
+            ctx.res,
+            file ? ctx.path : '/index.html',
+            { root, index: false, dotfiles: 'deny', maxAge: file ? 3_600_000 : 0 },
+            {
+                missing: `the web client in ${root} has no index.html`,
+                unreadable: 'cannot read the web client',
+            },
+        )
     }
 }
 

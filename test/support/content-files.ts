@@ -7,26 +7,21 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parse } from 'yaml'
+import {
+    contentTypes,
+    protocolTypes,
+    type ContentType,
+    type ProtocolType,
+} from '../../src/content/item-types.js'
 import { exampleContent } from './server.js'
 
 const require = createRequire(import.meta.url)
 
 export type Text = string | Record<string, string>
 
-export const contentTypes = [
-    'post',
-    'playlist',
-    'level',
-    'skin',
-    'background',
-    'effect',
-    'particle',
-    'engine',
-    'replay',
-] as const
-export type ContentType = (typeof contentTypes)[number]
-export const protocolTypes = [...contentTypes, 'room', 'user'] as const
-export type ProtocolType = (typeof protocolTypes)[number]
+// The names of the types are the protocol's, not the loader's logic: the tests share them.
+export { contentTypes, protocolTypes }
+export type { ContentType, ProtocolType }
 
 /** `level` → `Level`: the prefix of the response-shape names (`LevelList`, `LevelDetails`). */
 export const shapePrefix = <T extends ProtocolType>(type: T) =>

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,8 +8,19 @@ import { startShelf, type RunningShelf } from '../../src/server.js'
 
 export const exampleContent = fileURLToPath(new URL('../../content/', import.meta.url))
 
-/** A scratch folder that the test removes when done. */
-export const temporaryFolder = (prefix = 'shelf-test-') => mkdtemp(join(tmpdir(), prefix))
+const scratchFolders = new Set<string>()
+// Removed when the test process ends, however each test ended, so that runs do not fill the
+// system's temporary folder (a failed assertion skips a test's own clean-up).
+process.once('exit', () => {
+    for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true })
+})
+
+/** A scratch folder, removed when the test process ends. */
+export const temporaryFolder = async (prefix = 'shelf-test-') => {
+    const folder = await mkdtemp(join(tmpdir(), prefix))
+    scratchFolders.add(folder)
+    return folder
+}
 
 /** A private copy of a content folder, so a test may change files without touching the original. */
 export const copyContent = async (source = exampleContent) => {

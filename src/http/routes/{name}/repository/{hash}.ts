@@ -1,12 +1,12 @@
 import type { Context } from 'koa'
 import { stat } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
-import send from 'send'
 import { cachedForSeconds, immutableCacheControl } from '../../../../answers/served-headers.js'
 import type { Containment } from '../../../../content/containment.js'
 import { readServed, type ServedFile } from '../../../../content/resources.js'
 import { notFound } from '../../../http-error.js'
 import type { ShelfHandler } from '../../../request-state.js'
+import { sendFile } from '../../../../util/send-file.js'
 
 const sha1Hex = /^[0-9a-f]{40}$/
 
@@ -57,11 +57,14 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
     // Koa set the reason phrase of that 200 ("OK"); `send` may answer 206 or 304, which need their own.
     ctx.res.statusMessage = ''
     ctx.respond = false
-    await new Promise<void>((resolve, reject) => {
-        // `send` takes a URL path and refuses one with a dot-segment unless told otherwise: the
-        // file is named relative to its own folder, which may be `.shelf/` or lie under a hidden
-        // one (`~/.local/…`). What may be served was decided by the catalog and `containment`.
-        send(ctx.req, `/${encodeURIComponent(basename(file.path))}`, {
+    // `send` takes a URL path and refuses one with a dot-segment unless told otherwise: the file
+    // is named relative to its own folder, which may be `.shelf/` or lie under a hidden one
+    // (`~/.local/…`). What may be served was decided by the catalog and `containment`.
+    await sendFile(
+        ctx.req,
+        ctx.res,
+        `/${encodeURIComponent(basename(file.path))}`,
+        {
             root: dirname(file.path),
             dotfiles: 'allow',
             maxAge: cachedForSeconds * 1000,
@@ -73,22 +76,7 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
                 start: file.slice.offset,
                 end: file.slice.offset + file.slice.length - 1,
             }),
-        })
-            .on('error', (error: Error & { status?: number }) => {
-                ctx.res.statusCode = error.status ?? 500
-                ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8')
-                ctx.res.end(
-                    JSON.stringify({
-                        message:
-                            error.status === 404 ? missingOnDisk(hash) : 'cannot read the resource',
-                    }),
-                )
-                resolve()
-            })
-            .on('end', resolve)
-            .pipe(ctx.res)
-            .on('error', reject)
-        // A client gone mid-file ends the answer too: `send` stops reading, and 'end' never comes.
-        ctx.res.once('close', resolve)
-    })
+        },
+        { missing: missingOnDisk(hash), unreadable: 'cannot read the resource' },
+    )
 }
