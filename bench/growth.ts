@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { sha1 } from '../test/support/fixtures.js'
 import { signInPlayer, type Player } from '../test/support/player.js'
+import { levelDataHash, perfectResult, replayDataOf } from '../test/support/plays.js'
 import { copyContent, getJson, startTestServer, type TestServer } from '../test/support/server.js'
 import { createTestSigner, type TestSigner } from '../test/support/signing.js'
 import { generousWriteLimits } from '../test/support/write-limits.js'
@@ -208,8 +209,9 @@ const writeReplays = async (content: string, count: number) => {
 }
 
 /** Submits one result and uploads its files; the replay's title, to find it. */
-const play = async (player: Player, title: string) => {
-    const data = gzipJson({ startTime: 0, saveTime: 1, duration: 90, result: { title } })
+const play = async (player: Player, title: string, dataHash: string) => {
+    // Real replay data (the upload reads its result), distinct per play through its title.
+    const data = gzipJson({ ...replayDataOf(perfectResult), title })
     const configuration = gzipJson({ options: [], title })
     const submit = await player.submit(
         '/levels/result/submit',
@@ -217,13 +219,14 @@ const play = async (player: Player, title: string) => {
         {
             replay: {
                 title,
-                level: { name: level },
+                level: { name: level, data: { hash: dataHash } },
                 data: { hash: sha1(data), url: '/local/data' },
                 configuration: { hash: sha1(configuration), url: '/local/configuration' },
             },
         },
     )
-    if (submit.status !== 200) throw new Error(`result answered ${submit.status}`)
+    if (submit.status !== 200)
+        throw new Error(`result answered ${submit.status}: ${JSON.stringify(submit.body)}`)
     const upload = await player.upload('/levels/result/upload', submit.body.key, [
         data,
         configuration,
@@ -239,12 +242,14 @@ const replayRun = async (signer: TestSigner, count: number) => {
     const server: TestServer = await start(signer, content)
     log(`  served ${count} replays after ${((performance.now() - loading) / 1000).toFixed(1)} s`)
     const player = await signInPlayer(server, signer, 'bench-id', 'Bench')
+    // The submit names the data the play was of, as the app does.
+    const dataHash = await levelDataHash(server, level)
     const firstTitle = async (path: string, pick: (body: never) => string | undefined) =>
         pick((await getJson<never>(`${server.root}${path}`)).body)
     const result = await measure(server, async (index) => {
         const title = `Bench play ${index}`
         const started = performance.now()
-        await play(player, title)
+        await play(player, title, dataHash)
         const answered = performance.now() - started
         const listed = await until(
             started,

@@ -5,7 +5,7 @@
  * start writes without a flush each are flushed together, and made again when a crash left them short.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert'
 import { Containment } from '../src/content/containment.js'
 import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
-import { ResourceProcessor } from '../src/content/resources.js'
+import { readServed, ResourceProcessor } from '../src/content/resources.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
 import {
     exportName,
@@ -122,6 +122,41 @@ test('a folder listing is reused while the folder is unchanged, and not trusted 
 
 const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex')
 
+test('the hash cache is saved in pieces: every entry read back, and one remembered during a save saved by the next', async () => {
+    const root = await temporaryFolder()
+    const cacheFile = join(root, '.shelf', 'hashes.json')
+    try {
+        // Enough files for several pieces, between which the event loop turns.
+        const files = Array.from({ length: 4500 }, (_, index) => join(root, `file-${index}.png`))
+        await writeFile(join(root, 'one.png'), 'x')
+        const info = statSync(join(root, 'one.png'))
+        const served = (path: string) => ({
+            hash: sha1(Buffer.from(path)),
+            path,
+            contentType: 'image/png',
+        })
+        const first = await HashCache.open(cacheFile)
+        for (const file of files) first.remember(file, info, served(file))
+        const saving = first.save()
+        // A reload remembers a file while the save is under way (between two of its pieces).
+        await new Promise((done) => setImmediate(done))
+        const late = join(root, 'late.png')
+        first.remember(late, info, served(late))
+        await saving
+        await first.save()
+
+        const second = await HashCache.open(cacheFile)
+        const always = () => true
+        for (const file of [...files, late])
+            assert.equal(second.lookup(file, info, always), served(file), file)
+        await writeFile(cacheFile, '{"version":2,"entries":[["cut')
+        const third = await HashCache.open(cacheFile)
+        assert.is(third.lookup(late, info, always), undefined, 'a broken cache is a cold start')
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
 test('a processed file a crash left short, before the cache naming it was saved, is made again', async () => {
     const root = await temporaryFolder()
     const state = join(root, '.shelf')
@@ -142,7 +177,7 @@ test('a processed file a crash left short, before the cache naming it was saved,
         const served = await first.process(data, 'data.json')
         await first.saveCache()
         assert.is(
-            sha1(await readFile(served.path)),
+            sha1(await readServed(served)),
             served.hash,
             'the processed bytes have the SHA-1 they are served by',
         )
@@ -154,7 +189,49 @@ test('a processed file a crash left short, before the cache naming it was saved,
         const second = new ResourceProcessor(state, await HashCache.open(cacheFile))
         const again = await second.process(data, 'data.json')
         assert.is(again.hash, served.hash)
-        assert.is(sha1(await readFile(again.path)), served.hash, 'the short file was written again')
+        assert.is(sha1(await readServed(again)), served.hash, 'the short file was written again')
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test('small processed files share packs, one per writer: two processors of one state folder each read their own, and a removed pack is made again', async () => {
+    const root = await temporaryFolder()
+    const state = join(root, '.shelf')
+    const cacheFile = join(state, 'hashes.json')
+    try {
+        const files = ['a', 'b', 'c'].map((name) => join(root, `${name}.json`))
+        for (const [index, file] of files.entries())
+            await writeFile(
+                file,
+                JSON.stringify({ entities: [{ archetype: 'Note', data: [index] }] }),
+            )
+        // A server and an export of the same folder, at the same time.
+        const server = new ResourceProcessor(state, await HashCache.open(cacheFile))
+        const other = new ResourceProcessor(state, await HashCache.open(cacheFile))
+        const [first, second] = await Promise.all([
+            Promise.all(files.map((file) => server.process(file, 'data.json'))),
+            Promise.all(files.map((file) => other.process(file, 'data.json'))),
+        ])
+        for (const [index, served] of first.entries()) {
+            assert.ok(served.slice, 'a small processed file is a slice of a pack')
+            assert.is(sha1(await readServed(served)), served.hash)
+            assert.is(sha1(await readServed(second[index]!)), served.hash)
+        }
+        assert.is.not(first[0]!.path, second[0]!.path, 'each writer has a pack of its own')
+        await server.saveCache()
+        await other.saveCache()
+
+        const warm = new ResourceProcessor(state, await HashCache.open(cacheFile))
+        const again = await warm.process(files[1]!, 'data.json')
+        assert.equal(again, second[1], 'the pack the cache names is trusted while whole')
+        for (const name of await readdir(join(state, 'resources')))
+            await rm(join(state, 'resources', name))
+        const gone = new ResourceProcessor(state, await HashCache.open(cacheFile))
+        const made = await gone.process(files[1]!, 'data.json')
+        assert.is(made.hash, again.hash)
+        assert.is(sha1(await readServed(made)), made.hash, 'made again once its pack is gone')
+        await gone.saveCache()
     } finally {
         await rm(root, { recursive: true, force: true })
     }

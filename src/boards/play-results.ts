@@ -1,7 +1,7 @@
 import type { GameplayResult } from '@sonolus/core'
 import { statSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import type { ItemRecord } from '../content/load.js'
+import { readServed, type ServedFile } from '../content/resources.js'
 import { JsonLog } from '../util/json-log.js'
 import { mapLimit } from '../util/map-limit.js'
 import { Refusal } from '../util/refusal.js'
@@ -57,8 +57,8 @@ export class PlayResults {
             return replay.fields.authorId !== undefined && data && !this.known.has(data.hash)
         })
         await mapLimit(unread, concurrency, async (replay) => {
-            const { hash, path } = replayData(replay)!
-            this.add({ hash, ...(await readingOf(path)) })
+            const data = replayData(replay)!
+            this.add({ hash: data.hash, ...(await readingOf(data)) })
         })
         this.log.flush()
     }
@@ -72,11 +72,11 @@ export class PlayResults {
 }
 
 /** A replay data file in the folder: bounded like a submitted one, and its problem kept rather than thrown. */
-const readingOf = async (path: string): Promise<PlayReading> => {
+const readingOf = async (data: ServedFile): Promise<PlayReading> => {
     try {
-        if (statSync(path).size > maxReplayDataBytes)
+        if ((data.slice?.length ?? statSync(data.path).size) > maxReplayDataBytes)
             return { problem: `the replay's data is larger than ${maxReplayDataBytes} bytes` }
-        return { result: await readPlayResult(await readFile(path)) }
+        return { result: await readPlayResult(await readServed(data)) }
     } catch (error) {
         if (error instanceof Refusal) return { problem: error.message }
         return { problem: `the replay's data cannot be read: ${(error as Error).message}` }

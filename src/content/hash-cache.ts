@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import type { FolderListing } from './folder-listing.js'
 import type { ServedFile } from './resources.js'
@@ -15,7 +16,7 @@ type ListingEntry = { ctimeMs: number; files: string; folders: string; seen: boo
  * served when they are not the file itself. Flat arrays keep the file small and quick to parse:
  * at a hundred thousand levels it has 400,000 entries, parsed at every start.
  */
-type StoredResource = [string, number, number, string, string, string?]
+type StoredResource = [string, number, number, string, string, string?, number?, number?]
 /** One folder as stored: `[path, ctimeMs, files, folders]`, the names joined by `/`, which no name holds. */
 type StoredListing = [string, number, string, string]
 
@@ -25,24 +26,46 @@ const toStoredResource = ([path, { size, mtimeMs, served }]: [
     string,
     ResourceEntry,
 ]): StoredResource =>
-    served.path === path
-        ? [path, size, mtimeMs, served.hash, served.contentType]
-        : [path, size, mtimeMs, served.hash, served.contentType, served.path]
+    served.slice
+        ? [
+              path,
+              size,
+              mtimeMs,
+              served.hash,
+              served.contentType,
+              served.path,
+              served.slice.offset,
+              served.slice.length,
+          ]
+        : served.path === path
+          ? [path, size, mtimeMs, served.hash, served.contentType]
+          : [path, size, mtimeMs, served.hash, served.contentType, served.path]
 
 /** One string per content type, rather than one per resource as parsed. */
 const contentTypes = new Map<string, string>()
 const sharedContentType = (type: string) =>
     contentTypes.get(type) ?? (contentTypes.set(type, type), type)
 
-const fromStoredResource = ([path, size, mtimeMs, hash, contentType, servedPath]: StoredResource): [
-    string,
-    ResourceEntry,
-] => [
+const fromStoredResource = ([
+    path,
+    size,
+    mtimeMs,
+    hash,
+    contentType,
+    servedPath,
+    offset,
+    length,
+]: StoredResource): [string, ResourceEntry] => [
     path,
     {
         size,
         mtimeMs,
-        served: { hash, path: servedPath ?? path, contentType: sharedContentType(contentType) },
+        served: {
+            hash,
+            path: servedPath ?? path,
+            contentType: sharedContentType(contentType),
+            ...(offset !== undefined && length !== undefined && { slice: { offset, length } }),
+        },
         seen: false,
     },
 ]
@@ -72,6 +95,9 @@ const racyListingMs = 1000
  * and folders that changed. A missing or unreadable cache just means a cold start.
  */
 export class HashCache {
+    /** The save under way, which the next one waits for. */
+    private saving: Promise<void> = Promise.resolve()
+
     private constructor(
         private readonly file: string,
         private readonly resources: SeenEntries<ResourceEntry>,
@@ -96,16 +122,16 @@ export class HashCache {
 
     /**
      * The cached result for a file, if the file is unchanged and any bytes Shelf made from it are
-     * still there (`madeFiles`: the processed files present, listed once rather than stat'ed one by one).
+     * still there (`isThere`: told by the processed files present, listed once rather than stat'ed one by one).
      */
     lookup(
         path: string,
         info: Stats,
-        madeFiles: { has(path: string): boolean },
+        isThere: (served: ServedFile) => boolean,
     ): ServedFile | undefined {
         const entry = this.resources.get(path)
         if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs) return undefined
-        if (entry.served.path !== path && !madeFiles.has(entry.served.path)) return undefined
+        if (entry.served.path !== path && !isThere(entry.served)) return undefined
         this.resources.see(entry)
         return entry.served
     }
@@ -140,23 +166,51 @@ export class HashCache {
 
     /**
      * Keeps only the files and folders seen by this load. A start that found every one unchanged
-     * writes nothing: what it would write is what the file holds.
+     * writes nothing: what it would write is what the file holds. The file is written as it is
+     * made, a piece between turns of the event loop, so a save of a hundred thousand levels'
+     * entries (tens of megabytes) never holds requests up for long; saves run one at a time.
      */
-    async save() {
-        if (!this.resources.unsaved && !this.listings.unsaved) return
-        const stored: StoredCache = {
-            version: cacheVersion,
-            entries: this.resources.takeSeen().map(toStoredResource),
-            folders: this.listings.takeSeen().map(toStoredListing),
-        }
-        await mkdir(dirname(this.file), { recursive: true })
-        await writeFileAtomic(this.file, JSON.stringify(stored))
+    save() {
+        this.saving = this.saving
+            .catch(() => undefined)
+            .then(async () => {
+                if (!this.resources.unsaved && !this.listings.unsaved) return
+                await mkdir(dirname(this.file), { recursive: true })
+                await writeFileAtomic(this.file, this.storedText())
+            })
+        return this.saving
+    }
+
+    /** The file's text in pieces: `{"version":…,"entries":[…],"folders":[…]}`. */
+    private async *storedText() {
+        yield `{"version":${cacheVersion},"entries":[`
+        yield* jsonElements(this.resources.takeSeen(entriesPerPiece), toStoredResource)
+        yield '],"folders":['
+        yield* jsonElements(this.listings.takeSeen(entriesPerPiece), toStoredListing)
+        yield ']}'
+    }
+}
+
+/** Entries written between two turns of the event loop: about a millisecond's work. */
+const entriesPerPiece = 2000
+
+/** The elements of a JSON array, a piece at a time, with the commas between them. */
+async function* jsonElements<Entry, Stored>(
+    pieces: AsyncIterable<Entry[]>,
+    store: (entry: Entry) => Stored,
+) {
+    let first = true
+    for await (const piece of pieces) {
+        const text = JSON.stringify(piece.map(store))
+        yield `${first ? '' : ','}${text.slice(1, -1)}`
+        first = false
+        await nextTurn()
     }
 }
 
 /**
  * Bumped whenever what a resource turns into, or how entries are stored, changes, so old caches
  * are not trusted. (The folder listings were added without a bump: a cache without them is read
- * as having none.)
+ * as having none. 3: made bytes live in packs.)
  */
-const cacheVersion = 2
+const cacheVersion = 3

@@ -9,6 +9,7 @@ import { chartFormats } from '../charts/chart-formats.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { makeDurable } from '../util/durable.js'
 import type { HashCache } from './hash-cache.js'
+import { MadePacks, readSlice, type PackSlice } from './made-pack.js'
 import type { ResourceKind } from './item-types.js'
 import { ContentError } from './problems.js'
 
@@ -18,7 +19,13 @@ export type ServedFile = {
     /** Absolute path of the exact bytes to send. */
     path: string
     contentType: string
+    /** When the bytes are a slice of a pack file (`path`) rather than the whole file. */
+    slice?: PackSlice
 }
+
+/** The bytes a served file stands for. */
+export const readServed = (file: ServedFile) =>
+    file.slice ? readSlice(file.path, file.slice) : readFile(file.path)
 
 /** What a resource role resolved to: a file Shelf serves, or an Srl the owner points elsewhere. */
 export type Resource =
@@ -63,7 +70,8 @@ export class ResourceProcessor {
     private ready: Promise<unknown> | undefined
     private processedFiles: Promise<MadeFiles> | undefined
     /** Bytes written since the cache was last saved, not yet known to be on disk. */
-    private unsynced: string[] = []
+    private unsynced = new Set<string>()
+    private readonly packs: MadePacks
 
     constructor(
         cacheFolder: string,
@@ -71,13 +79,14 @@ export class ResourceProcessor {
         readonly hashes: HashCache,
     ) {
         this.processedFolder = join(cacheFolder, 'resources')
+        this.packs = new MadePacks(this.processedFolder)
     }
 
     async process(path: string, fileName: string): Promise<ServedFile> {
         // A synchronous stat costs a few microseconds; the promise version costs ten times that in
         // bookkeeping, which at a hundred thousand resources is most of a warm start.
         const info = statSync(path)
-        const cached = this.hashes.lookup(path, info, await this.madeFiles())
+        const cached = this.hashes.lookup(path, info, await this.isThere())
         if (cached) return cached
         const served = await this.processChanged(path, fileName, info)
         this.hashes.remember(path, info, served)
@@ -97,12 +106,19 @@ export class ResourceProcessor {
     ): Promise<ServedFile> {
         const info = statSync(path)
         const key = `${path}\n${maker}`
-        const cached = this.hashes.lookup(key, info, await this.madeFiles())
+        const cached = this.hashes.lookup(key, info, await this.isThere())
         if (cached) return cached
         const made = await make(await readBytes(path, info))
         const served = { ...(await this.store(made)), contentType: contentTypeOfBytes(made) }
         this.hashes.remember(key, info, served)
         return served
+    }
+
+    /** Whether the bytes Shelf made for a served file an earlier run remembered are still whole on disk. */
+    private async isThere() {
+        const made = await this.madeFiles()
+        return (served: ServedFile) =>
+            served.slice ? this.packs.holds(served.path, served.slice) : made.has(served.path)
     }
 
     /**
@@ -120,8 +136,10 @@ export class ResourceProcessor {
      * first start of thousands of levels does in one flush rather than one per file.
      */
     async saveCache() {
-        const written = this.unsynced
-        this.unsynced = []
+        // The pack is finished first: what is made durable is every byte written to it.
+        await this.packs.seal()
+        const written = [...this.unsynced]
+        this.unsynced = new Set()
         await makeDurable(this.processedFolder, written)
         await this.hashes.save()
         this.processedFiles = Promise.resolve(filesOnDisk)
@@ -160,20 +178,28 @@ export class ResourceProcessor {
 
     private async store(bytes: Buffer): Promise<ServedFile> {
         const sha1 = await digest(bytes)
+        this.ready ??= mkdir(this.processedFolder, { recursive: true })
+        await this.ready
+        if (bytes.length <= packedBytes) {
+            const { path, slice } = await this.packs.append(bytes)
+            this.unsynced.add(path)
+            return { hash: sha1, path, contentType: 'application/octet-stream', slice }
+        }
         const path = join(this.processedFolder, sha1)
         // Equal bytes are one file, which two items (or an earlier run) may have made.
         const made = await this.madeFiles()
         const existing = made.has(path) ? await stat(path).catch(() => undefined) : undefined
         if (existing?.size !== bytes.length) {
-            this.ready ??= mkdir(this.processedFolder, { recursive: true })
-            await this.ready
             await writeFileAtomic(path, bytes, { flush: false })
-            this.unsynced.push(path)
+            this.unsynced.add(path)
             made.add(path)
         }
         return { hash: sha1, path, contentType: 'application/octet-stream' }
     }
 }
+
+/** Made bytes up to this size go into a pack; larger ones (a few big charts) get a file each. */
+const packedBytes = 256 * 1024
 
 const gzipAsync = promisify(gzip)
 

@@ -42,11 +42,26 @@ export class SeenEntries<Entry extends SeenEntry> {
         return this.replaced || this.seenCount !== this.storedCount
     }
 
-    /** The entries seen, to be written; from then on they are what the file holds. */
-    takeSeen(): [string, Entry][] {
-        const seen = Array.from(this.entries).filter(([, entry]) => entry.seen)
-        this.storedCount = seen.length
+    /**
+     * The entries seen, to be written, in pieces of `size` taken between turns of the event loop:
+     * at a hundred thousand levels, gathering them at once held the loop for tens of milliseconds.
+     * A path remembered while the pieces are taken (by a reload) leaves the entries unsaved again,
+     * so the next save writes it whichever version this one caught.
+     */
+    async *takeSeen(size: number): AsyncGenerator<[string, Entry][]> {
         this.replaced = false
-        return seen
+        let count = 0
+        let piece: [string, Entry][] = []
+        for (const pair of this.entries) {
+            if (!pair[1].seen) continue
+            piece.push(pair)
+            if (piece.length < size) continue
+            count += piece.length
+            yield piece
+            piece = []
+        }
+        count += piece.length
+        if (piece.length) yield piece
+        this.storedCount = count
     }
 }

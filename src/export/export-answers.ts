@@ -50,10 +50,8 @@ export class AnswerExport {
                 throw new Error(
                     `an answer points at resource ${hash}, which the server does not have`,
                 )
-            await this.output.putNamedByContent(
-                `${this.site}/${resourceFile(this.name, hash)}`,
-                file.path,
-            )
+            const target = `${this.site}/${resourceFile(this.name, hash)}`
+            await this.output.putNamedByContent(target, file.path, file.slice)
         })
     }
 

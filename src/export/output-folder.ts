@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
+import { readSlice, type PackSlice } from '../content/made-pack.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
 
 /** What one export did to its folder, for the terminal and for scripts that sync it. */
@@ -45,24 +46,30 @@ export class OutputFolder {
         this.wrote(path, bytes.length)
     }
 
-    /** Copies a file whose name says its bytes (a resource by hash): one already there of its size is the same. */
-    async putNamedByContent(path: string, source: string) {
+    /**
+     * Copies a file whose name says its bytes (a resource by hash), or a slice of one (a pack):
+     * one already there of its size is the same.
+     */
+    async putNamedByContent(path: string, source: string, slice?: PackSlice) {
         const target = this.claim(path)
-        const [existing, wanted] = await Promise.all([
+        const [existing, size] = await Promise.all([
             stat(target).catch(() => undefined),
-            stat(source),
+            slice?.length ?? stat(source).then((info) => info.size),
         ])
-        if (existing?.isFile() && existing.size === wanted.size) return void this.report.unchanged++
+        if (existing?.isFile() && existing.size === size) return void this.report.unchanged++
         await this.folderOf(target)
-        const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`
-        try {
-            await copyFile(source, temporary)
-            await rename(temporary, target)
-        } catch (error) {
-            await rm(temporary, { force: true })
-            throw error
+        if (slice) await writeFileAtomic(target, await readSlice(source, slice), { flush: false })
+        else {
+            const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`
+            try {
+                await copyFile(source, temporary)
+                await rename(temporary, target)
+            } catch (error) {
+                await rm(temporary, { force: true })
+                throw error
+            }
         }
-        this.wrote(path, wanted.size)
+        this.wrote(path, size)
     }
 
     /** Removes every file under `folder` this export did not produce (and the folders left empty): old answers, leftovers of an interrupted run. */

@@ -20,7 +20,8 @@ const temporaryName = (path: string) =>
  */
 export const writeFileAtomic = async (
     path: string,
-    bytes: Buffer | string,
+    /** Pieces of text are written as they come, each awaited: a large file is never one string. */
+    bytes: Buffer | string | AsyncIterable<string>,
     options: { mode?: number; flush?: boolean } = {},
 ) => {
     const temporary = temporaryName(path)

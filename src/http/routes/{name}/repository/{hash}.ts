@@ -1,9 +1,9 @@
 import type { Context } from 'koa'
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { cachedForSeconds, immutableCacheControl } from '../../../../answers/served-headers.js'
 import type { Containment } from '../../../../content/containment.js'
-import type { ServedFile } from '../../../../content/resources.js'
+import { readServed, type ServedFile } from '../../../../content/resources.js'
 import { notFound } from '../../../http-error.js'
 import type { ShelfHandler } from '../../../request-state.js'
 import { sendFile } from '../../../../util/send-file.js'
@@ -34,7 +34,9 @@ export const getResource =
         const file = { ...known, path }
         ctx.set('Content-Type', file.contentType)
         ctx.set('ETag', `"${hash}"`)
-        const size = ctx.get('Range') ? undefined : (await stat(path).catch(() => undefined))?.size
+        const size = ctx.get('Range')
+            ? undefined
+            : (file.slice?.length ?? (await stat(path).catch(() => undefined))?.size)
         if (size !== undefined && size <= inMemoryBytes) await answerFromMemory(ctx, file, hash)
         else await answerWithSend(ctx, file, hash)
     }
@@ -42,7 +44,7 @@ export const getResource =
 const missingOnDisk = (hash: string) => `resource ${hash} is missing on disk`
 
 const answerFromMemory = async (ctx: Context, file: ServedFile, hash: string) => {
-    const bytes = await readFile(file.path).catch(() => notFound(missingOnDisk(hash)))
+    const bytes = await readServed(file).catch(() => notFound(missingOnDisk(hash)))
     // The header `send` writes for the larger ones, from the same settings.
     ctx.set('Cache-Control', immutableCacheControl)
     ctx.body = bytes
@@ -69,6 +71,11 @@ const answerWithSend = async (ctx: Context, file: ServedFile, hash: string) => {
             immutable: true,
             lastModified: false,
             etag: false,
+            // A slice of a pack is sent as if it were the whole file: `Range` counts within it.
+            ...(file.slice && {
+                start: file.slice.offset,
+                end: file.slice.offset + file.slice.length - 1,
+            }),
         },
         { missing: missingOnDisk(hash), unreadable: 'cannot read the resource' },
     )
