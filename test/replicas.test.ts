@@ -301,8 +301,17 @@ test('kill -9 of a replica during 50 writes: every acknowledged write is on both
         statuses.every((status) => status === undefined || status === 200 || status >= 500),
         `statuses: ${statuses.join(' ')}`,
     )
+    // What the survivor acknowledged reaches the remote with its next push (after the push turn
+    // the killed replica held has freed itself).
+    await eventually(
+        'the surviving replica pushed every write it made',
+        async () =>
+            (await git(clones[0]!, 'rev-parse', 'HEAD')) ===
+            (await git(remote.bare, 'rev-parse', 'main')),
+    )
     replicas[1] = await startOn(clones[1]!, replicas[1]!.port)
-    // Started again, it pulled before it said it listens: it serves them all at once.
+    // Started again, it pulled before it said it listens: it serves them all at once, its own
+    // unpushed ones included, and pushes those for the survivor.
     const missing = (served: Set<string>) => acknowledged.filter((content) => !served.has(content))
     assert.equal(missing(await nightDriveComments(replicas[1]!)), [], 'the restarted replica')
     await eventually(

@@ -7,8 +7,13 @@ const headKey = 'git-head'
 /** Where replicas say they pushed, so the others pull at once rather than at their next interval. */
 export const pushedChannel = 'git-pushed'
 
-/** A turn left by a replica that died holding it frees itself after this. */
-const turnMs = 15_000
+/**
+ * A turn left by a replica that died holding it frees itself after this; a live holder renews
+ * it while its push runs, so a slow push keeps its turn and a killed replica stalls the fleet's
+ * pushes for seconds, not for as long as the slowest push could take.
+ */
+const turnMs = 3_000
+const renewEveryMs = 1_000
 /** How often a replica waiting for its turn asks again. */
 const askEveryMs = 15
 /** Past this, a replica pushes without its turn (git still refuses a push that would lose a commit). */
@@ -35,9 +40,11 @@ export class FleetPushes {
     async turn<T>(task: () => Promise<T>): Promise<T> {
         const token = `${this.replica}:${randomBytes(4).toString('hex')}`
         const taken = await this.take(token)
+        const renewal = taken ? setInterval(() => void this.renew(token), renewEveryMs) : undefined
         try {
             return await task()
         } finally {
+            clearInterval(renewal)
             if (taken) await this.release(token)
         }
     }
@@ -73,6 +80,12 @@ export class FleetPushes {
             await new Promise((resolve) => setTimeout(resolve, askEveryMs))
         }
         return false
+    }
+
+    private async renew(token: string) {
+        // Get then set is not one step: a turn lost in between costs a refused push, nothing else.
+        if ((await this.shared.get(turnKey).catch(() => undefined)) === token)
+            await this.shared.set(turnKey, token, turnMs).catch(() => undefined)
     }
 
     private async release(token: string) {
