@@ -14,7 +14,7 @@ import type {
     UserItem,
 } from '@sonolus/core'
 import type { Browser } from 'playwright-core'
-import { rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -30,7 +30,7 @@ import {
     type TestServer,
 } from './support/server.js'
 import { eventually } from './support/eventually.js'
-import { createTestSigner } from './support/signing.js'
+import { createTestSigner, type TestSigner } from './support/signing.js'
 import { generousWriteLimits } from './support/write-limits.js'
 
 const test = suite('people')
@@ -40,12 +40,13 @@ let server: TestServer
 let browser: Browser
 let sneaky: Player
 let alice: Player
+let signer: TestSigner
 
 const sneakyName = '<script>window.pwned = 1</script>Eve'
 const sneakyHandle = '<script>window.pwned = 2</script>'
 
 test.before(async () => {
-    const signer = await createTestSigner()
+    signer = await createTestSigner()
     content = await copyContent()
     cache = await temporaryFolder('shelf-people-state-')
     await generousWriteLimits(content)
@@ -213,6 +214,38 @@ test("an owner's users/<name> file shows at once, and its problems are reported"
         (await getJson(`${server.root}/users/alice`)).status,
         200,
         'the person is still there',
+    )
+})
+
+test('a comment makes its writer a person; a comment beside it keeps them; removing it ends them', async () => {
+    const listed = async () =>
+        (await users('?keywords=quiet%20quinn')).body.items.map((user) => user.name)
+    const quinn = await signInPlayer(server, signer, 'quinn-id', 'Quiet Quinn')
+    const posted = await quinn.submit('/levels/night-drive/community/submit', {
+        type: 'comment',
+        content: 'my only words here',
+    })
+    assert.is(posted.status, 200, posted.body.message)
+    await eventually('the commenter is a person', async () => (await listed()).includes('quinn-id'))
+    // Another comment on the same level: Quinn's comment is in both versions of the level.
+    const other = await alice.submit('/levels/night-drive/community/submit', {
+        type: 'comment',
+        content: 'and mine',
+    })
+    assert.is(other.status, 200, other.body.message)
+    await eventually("alice's comment is served", async () =>
+        JSON.stringify(
+            (await getJson(`${server.root}/levels/night-drive/community/comments/list`)).body,
+        ).includes('and mine'),
+    )
+    assert.equal(await listed(), ['quinn-id'], 'Quinn is still a person')
+    const folder = join(content, 'levels', 'night-drive', 'comments')
+    for (const file of await readdir(folder))
+        if ((await readFile(join(folder, file), 'utf8')).includes('my only words here'))
+            await rm(join(folder, file))
+    await eventually(
+        'a person with nothing left is no longer listed',
+        async () => (await listed()).length === 0,
     )
 })
 

@@ -48,6 +48,12 @@ const nameWithoutHandle = (who: Authorship & { authorHandle?: string }) => {
     return author.slice(0, -suffix.length)
 }
 
+/** The comments two versions of an item share: the same records, read once. */
+const commonComments = (before: ItemRecord, after: ItemRecord) => {
+    const inAfter = new Set(after.comments)
+    return new Set(before.comments.filter((comment) => inAfter.has(comment)))
+}
+
 /**
  * Everyone behind the content: every author named in it and every player who wrote something,
  * with what the owner says of them in `users/`. Built from the catalog's item changes, so a play
@@ -80,14 +86,22 @@ export class People {
         const personOfRecord = (who: Authorship) => personOf(who, fallbackLocale)
         for (const type of contentTypes) {
             for (const { before, after } of changes[type]) {
+                // A comment in both versions (when one is posted on an item of ten thousand)
+                // changes no one: it only moves to the new version of its item.
+                const common = before && after ? commonComments(before, after) : undefined
                 if (before)
                     this.forEachWork(before, personOfRecord, (name, works, comment) => {
+                        if (comment && common?.has(comment)) return
                         touched.add(name)
                         if (comment) works.comments.delete(comment)
                         else works.items.get(type)?.delete(before)
                     })
                 if (after)
                     this.forEachWork(after, personOfRecord, (name, works, comment) => {
+                        if (comment && common?.has(comment)) {
+                            works.comments.set(comment, after)
+                            return
+                        }
                         touched.add(name)
                         if (comment) works.comments.set(comment, after)
                         else
