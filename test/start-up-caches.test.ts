@@ -17,12 +17,8 @@ import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
 import { readServed, ResourceProcessor } from '../src/content/resources.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
-import {
-    exportName,
-    schemaAjv,
-    schemasFolder,
-    validatedSchemaIds,
-} from '../src/content/validate.js'
+import { schemaAjv } from '../src/content/schema-ajv.js'
+import { exportName, schemasFolder, validatedSchemaIds } from '../src/content/schemas.js'
 import { makeDurable } from '../src/util/durable.js'
 import { temporaryFolder } from './support/server.js'
 
