@@ -1,6 +1,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { closest, distance } from 'fastest-levenshtein'
-import { defaultsSchemaId, exportName, schemaId, schemasFolder, type SchemaName } from './schemas.js'
+import {
+    defaultsSchemaId,
+    exportName,
+    schemaId,
+    schemasFolder,
+    type SchemaName,
+} from './schemas.js'
 
 /** One schema violation, with the path into the data so the loader can find its line. */
 export type SchemaIssue = {

@@ -36,7 +36,9 @@ const qrCodes = () => import('qrcode').then((module) => module.default)
 
 /** A QR code of a link as an SVG element, drawn with paths only (no style, no script). */
 export const qrSvg = async (link: string) => {
-    const svg = await (await qrCodes()).toString(link, {
+    const svg = await (
+        await qrCodes()
+    ).toString(link, {
         type: 'svg',
         margin: 2,
         errorCorrectionLevel: 'M',
