@@ -301,4 +301,34 @@ test("a person's web page in a real browser: a player's name and handle are text
     }
 })
 
+test("a person's web page leads to all their records and plays, a page at a time", async () => {
+    const page = await browser.newPage()
+    try {
+        await page.goto(`${server.url}/users/alice-player`)
+        const links = await page.$$eval('p.more a', (anchors) =>
+            anchors.map((anchor) => (anchor as HTMLAnchorElement).href),
+        )
+        const records = links.find((link) => link.includes('type=records'))
+        assert.ok(records, `a link to all her records among ${JSON.stringify(links)}`)
+        assert.ok(
+            links.some((link) => link.includes('type=works')),
+            'and to all her plays',
+        )
+        const response = await page.goto(records!)
+        assert.is(response?.status(), 200)
+        const cards = await page.$$eval('.cards > *', (cards) =>
+            cards.map((card) => card.textContent ?? ''),
+        )
+        assert.ok(cards.length > 5, `every record (${cards.length}), more than her page shows`)
+        for (const card of cards) assert.match(card, /#\d+ · /, 'each with its rank and board')
+        assert.match((await page.textContent('h1')) ?? '', /alice/i)
+
+        const unknown = await page.goto(`${server.url}/replays/list?type=records&user=nobody`)
+        assert.is(unknown?.status(), 404)
+        assert.match((await page.textContent('body')) ?? '', /user "nobody" not found/)
+    } finally {
+        await page.close()
+    }
+})
+
 test.run()
