@@ -42,3 +42,38 @@ export const patchSorted = <T>(
     while (nextIncoming < incoming.length) patched.push(incoming[nextIncoming++]!)
     return patched
 }
+
+/**
+ * What turned `before` into `after`, two lists sorted by `order` (a total order): the items of
+ * `before` not in `after` and those of `after` not in `before`, by identity. One walk of both
+ * that compares references: two versions of a long list sharing all but a few items (an item's
+ * comments after one more) cost a pass of pointer comparisons, not a set of every item.
+ */
+export const sortedChanges = <T>(before: readonly T[], after: readonly T[], order: Order<T>) => {
+    const removed: T[] = []
+    const added: T[] = []
+    let inBefore = 0
+    let inAfter = 0
+    while (inBefore < before.length && inAfter < after.length) {
+        const old = before[inBefore]!
+        const now = after[inAfter]!
+        if (old === now) {
+            inBefore++
+            inAfter++
+            continue
+        }
+        const comparison = order(old, now)
+        // Equal in order yet another record: the same place, read again (an edit).
+        if (comparison <= 0) {
+            removed.push(old)
+            inBefore++
+        }
+        if (comparison >= 0) {
+            added.push(now)
+            inAfter++
+        }
+    }
+    removed.push(...before.slice(inBefore))
+    added.push(...after.slice(inAfter))
+    return { removed, added }
+}
