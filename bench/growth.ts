@@ -328,6 +328,48 @@ const printRuns = (title: string, size: string, runs: [number, Run][], shown: st
     )
 }
 
+/** A scenario's verdict: a write at a size against the same at the smallest, on the targets only. */
+type Verdict = { scenario: string; ratios: string[]; stall: string; met: boolean; load: string }
+
+const verdicts = (scenario: (count: number) => string, runs: [number, Run][]): Verdict[] => {
+    const [, base] = runs[0]!
+    return runs.slice(1).map(([count, run]) => {
+        const ratios = [
+            run.answer / base.answer,
+            ...run.shown.map((time, which) => time / base.shown[which]!),
+        ]
+        return {
+            scenario: scenario(count),
+            ratios: ratios.map((ratio) => `${formatNumber(ratio, 2)}×`),
+            stall: formatNumber(run.stall.cpu, 1),
+            met:
+                ratios.every((ratio) => ratio <= answerRatioTarget) &&
+                run.stall.cpu <= stallTargetMs,
+            load: run.load,
+        }
+    })
+}
+
+/** Every scenario of the issue against its targets, one line each. */
+const printVerdicts = (lines: Verdict[]) => {
+    console.log(
+        `\nTargets: answer and every showing within ${answerRatioTarget}× of the smallest size, longest stall (CPU) ≤ ${stallTargetMs} ms\n`,
+    )
+    console.log(
+        renderTable(
+            ['scenario', 'answer · shown', 'stall ms', 'verdict', 'load average'],
+            lines.map((line) => [
+                line.scenario,
+                line.ratios.join(' · '),
+                line.stall,
+                line.met ? 'met' : 'MISSED',
+                line.load,
+            ]),
+            [0],
+        ),
+    )
+}
+
 const main = async () => {
     const signer = await createTestSigner()
     console.log(
@@ -353,6 +395,13 @@ const main = async () => {
         replayRuns,
         ['listed', 'in details'],
     )
+    printVerdicts([
+        ...verdicts(
+            (count) => `a comment into ${count.toLocaleString('en-US')} comments`,
+            commentRuns,
+        ),
+        ...verdicts((count) => `a play into ${count.toLocaleString('en-US')} replays`, replayRuns),
+    ])
 }
 
 await main()

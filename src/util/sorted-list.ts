@@ -12,10 +12,36 @@ export const insertionIndex = <T>(list: readonly T[], item: T, order: Order<T>) 
     return low
 }
 
+/** Where `item` goes in a list sorted by `order`: after everything it does not precede. */
+const placeOf = <T>(list: readonly T[], item: T, order: Order<T>) => {
+    let low = 0
+    let high = list.length
+    while (low < high) {
+        const middle = (low + high) >>> 1
+        if (order(item, list[middle]!) < 0) high = middle
+        else low = middle + 1
+    }
+    return low
+}
+
+/** Arguments spread into one call at most: the engine limits how many a call takes. */
+const argumentsAtOnce = 4096
+
+/** Arrays joined into one by the engine's own copy (`concat`), in two steps when there are very many. */
+const joined = <T>(runs: readonly (readonly T[])[]): T[] => {
+    if (runs.length <= argumentsAtOnce) return ([] as T[]).concat(...runs)
+    const pieces: T[][] = []
+    for (let start = 0; start < runs.length; start += argumentsAtOnce)
+        pieces.push(joined(runs.slice(start, start + argumentsAtOnce)))
+    return joined(pieces)
+}
+
 /**
  * A list sorted by `order` (a total order: no two items compare equal) without `removed` (items
- * of the list) and with `added`, in one pass: a change of a few items costs a copy of the list,
- * not a sort of it. The list itself is kept when nothing changes.
+ * of the list) and with `added`: each found by bisection, and the runs of the list between them
+ * copied whole, so a change of a few items in a hundred thousand costs a copy of the list (the
+ * engine's own copy of a packed array), not a visit of each item. The list itself is kept when
+ * nothing changes.
  */
 export const patchSorted = <T>(
     list: readonly T[],
@@ -26,21 +52,26 @@ export const patchSorted = <T>(
     if (removed.length === 0 && added.length === 0) return list
     const skipped = removed.map((item) => insertionIndex(list, item, order)).sort((a, b) => a - b)
     const incoming = [...added].sort(order)
-    const patched: T[] = []
+    const places = incoming.map((item) => placeOf(list, item, order))
+    const runs: (readonly T[])[] = []
+    let from = 0
     let nextSkipped = 0
     let nextIncoming = 0
-    for (let index = 0; index < list.length; index++) {
-        if (skipped[nextSkipped] === index) {
+    while (nextSkipped < skipped.length || nextIncoming < incoming.length) {
+        // What comes first: items going in before list[at], then list[at] skipped.
+        const at = Math.min(skipped[nextSkipped] ?? Infinity, places[nextIncoming] ?? Infinity)
+        runs.push(list.slice(from, at))
+        const start = nextIncoming
+        while (places[nextIncoming] === at) nextIncoming++
+        if (nextIncoming > start) runs.push(incoming.slice(start, nextIncoming))
+        from = at
+        while (skipped[nextSkipped] === at) {
             nextSkipped++
-            continue
+            from = at + 1
         }
-        const item = list[index]!
-        while (nextIncoming < incoming.length && order(incoming[nextIncoming]!, item) < 0)
-            patched.push(incoming[nextIncoming++]!)
-        patched.push(item)
     }
-    while (nextIncoming < incoming.length) patched.push(incoming[nextIncoming++]!)
-    return patched
+    runs.push(list.slice(from))
+    return joined(runs)
 }
 
 /**
