@@ -83,6 +83,8 @@ export const patchSorted = <T>(
 export const sortedChanges = <T>(before: readonly T[], after: readonly T[], order: Order<T>) => {
     const removed: T[] = []
     const added: T[] = []
+    // The same list (an item's record edited, its comments kept): nothing to walk.
+    if (before === after) return { removed, added }
     let inBefore = 0
     let inAfter = 0
     while (inBefore < before.length && inAfter < after.length) {
