@@ -163,6 +163,38 @@ test("a person's records section leads to all their records, a page at a time", 
     assert.is(unknown.status, 404)
 })
 
+test('a section of what a person made leads to all of it, newest first', async () => {
+    // With the plays before, seven replays of hers: two more than a section shows.
+    for (const level of ['first-light', 'night-drive', 'secret-garden'])
+        await play(alice, level, await levelDataHash(server, level), resultOf(800_000, 1))
+    const details = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice-player`)
+    const section = details.body.sections.find(
+        (entry) => entry.itemType === 'replay' && entry.title !== '#RANKING',
+    )!
+    assert.is(section.items.length, 5)
+    assert.ok(section.searchValues, 'a "More" to all of them')
+    const more = await getJson<ServerItemList<ReplayItem>>(
+        `${server.root}/replays/list?${section.searchValues}`,
+    )
+    assert.is(more.status, 200)
+    assertShape('ReplayList', more.body)
+    assert.ok(more.body.items.length >= 7, `every replay of hers (${more.body.items.length})`)
+    assert.equal(
+        more.body.items.slice(0, 5).map((item) => item.name),
+        section.items.map((item) => item.name),
+        'the section shows the newest of the list',
+    )
+    for (const item of more.body.items) assert.is(item.authorUser?.name, 'alice-player')
+
+    // Fewer than a section holds: no "More".
+    const bob = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/bob`)
+    const levels = bob.body.sections.find((entry) => entry.itemType === 'level')!
+    assert.is(levels.searchValues, undefined)
+    const unknown = await getJson(`${server.root}/levels/list?type=works&user=nobody`)
+    assert.is(unknown.status, 404)
+    assert.match(JSON.stringify(unknown.body), /user \\"nobody\\" not found/)
+})
+
 test('every item, comment and record links its person, as @sonolus/core types them', async () => {
     const level = await getJson<ServerItemDetails<{ authorUser?: UserItem }>>(
         `${server.root}/levels/night-drive`,
