@@ -3,8 +3,9 @@
  * added, edited, broken, fixed, deleted and brought back, on a level with many comments; a
  * leaderboard's records added, changed and removed; a play into a big replays folder, removed and
  * brought back. After each step every answer that derives from it (comment pages and counts,
- * the community block, the details' sections and leaderboards, replay lists, problems) is what
- * a server that reads the folder afresh answers, besides the change itself showing.
+ * the community block, the details' sections and leaderboards, replay lists, the people and the
+ * pages of those who wrote, problems) is what a server that reads the folder afresh answers,
+ * besides the change itself showing.
  */
 import { gzipSync } from 'node:zlib'
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -119,6 +120,13 @@ const anyAnswer = async (on: TestServer, path: string) => {
     return { status, body }
 }
 
+/**
+ * The people whose comments the steps change: Alice, who posts; the writers of the comments
+ * edited by hand, and the one a comment is given to. Pages of people who are not are a 404 on
+ * both servers.
+ */
+const writers = ['alice-id', 'player-3', 'player-7', 'player-seven', 'player-11']
+
 /** Everything a guest sees that a comment, a leaderboard record or a replay of the level changes. */
 const derived = async (on: TestServer) => ({
     details: await get(on, `/levels/${level}`),
@@ -132,6 +140,8 @@ const derived = async (on: TestServer) => ({
     ],
     replays: await everyPage(on, '/replays/list'),
     replaySearch: await everyPage(on, '/replays/list?type=quick&keywords=run'),
+    people: await everyPage(on, '/users/list'),
+    writers: await Promise.all(writers.map((name) => anyAnswer(on, `/users/${name}`))),
     problems: await problemsOf(on),
 })
 
@@ -211,6 +221,32 @@ test('a comment broken by hand leaves the lists with a problem naming it; fixed,
     assert.ok((await allComments()).some((comment) => comment.name === 'many-3'))
     assert.not.ok((await problemsOf(server)).some((problem) => problem.includes(path)))
     await assertAsIfRead('after fixing it')
+})
+
+const userNames = async () =>
+    (await everyPage<ItemList>(server, '/users/list')).flatMap((page) =>
+        page.items.map(({ name }) => name),
+    )
+
+test("a comment's author changed by hand: the comment moves from one person to the other", async () => {
+    const path = `${commentsFolder}/many-7.md`
+    const good = await readFile(file(path), 'utf8')
+    assert.ok((await userNames()).includes('player-7'))
+    await afterReload(server, [path], () =>
+        writeFile(file(path), good.replace('author: Player 7', 'author: Player Seven')),
+    )
+    const comment = (await allComments()).find(({ name }) => name === 'many-7')
+    assert.is((comment as { author?: string } | undefined)?.author, 'Player Seven')
+    const people = await userNames()
+    assert.ok(people.includes('player-seven'), 'the new writer is a person')
+    assert.not.ok(people.includes('player-7'), 'the old one wrote nothing else')
+    assert.is((await anyAnswer(server, '/users/player-7')).status, 404)
+    await assertAsIfRead('after the author changed')
+    await afterReload(server, [path], () => writeFile(file(path), good))
+    const back = await userNames()
+    assert.ok(back.includes('player-7'))
+    assert.not.ok(back.includes('player-seven'))
+    await assertAsIfRead('after the author changed back')
 })
 
 test('a comment deleted by its author is gone; brought back as git revert would, it is back', async () => {

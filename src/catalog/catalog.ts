@@ -77,7 +77,7 @@ export class Catalog {
     /** The listed items of a type pointing at each name through a field (`replay:level`), newest first. */
     private readonly referring = new Map<string, LayeredMap<string, readonly CatalogItem[]>>()
     private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
-    private readonly users = new Map<CatalogItem, Map<ContentType, CatalogItem[]>>()
+    private readonly users = new Map<CatalogItem, Map<ContentType, readonly CatalogItem[]>>()
 
     constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
         this.settings = content.settings
@@ -162,13 +162,15 @@ export class Catalog {
     }
 
     /** Items of other types that point at this one (the levels using an engine…), newest first. */
-    usersOf(item: CatalogItem): Map<ContentType, CatalogItem[]> {
+    usersOf(item: CatalogItem): Map<ContentType, readonly CatalogItem[]> {
         let users = this.users.get(item)
         if (!users) {
             users = new Map()
             for (const { type, field } of referrers.get(item.type) ?? []) {
                 const using = this.referringTo(type, field).get(item.name) ?? []
-                if (using.length) users.set(type, [...(users.get(type) ?? []), ...using])
+                // The group itself when it is the type's only one: a level's hundred thousand replays are not copied per snapshot.
+                const before = users.get(type)
+                if (using.length) users.set(type, before ? [...before, ...using] : using)
             }
             this.users.set(item, users)
         }

@@ -19,6 +19,10 @@ export type CommentRecord = {
     content: string
 }
 
+/** The order an item's comments are served in: newest first, then by name. */
+export const commentOrder = (a: CommentRecord, b: CommentRecord) =>
+    b.time - a.time || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+
 /** The folder of an item's comments, inside the item's folder. */
 export const commentsFolder = 'comments'
 

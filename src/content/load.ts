@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { commentFromFile, type CommentRecord } from './comment-file.js'
+import { commentFromFile, commentOrder, type CommentRecord } from './comment-file.js'
 import { chartFormatOfFile, type ChartFormat } from '../charts/chart-formats.js'
 import type { EnginePackage } from '../charts/engine-packages.js'
 import {
@@ -80,9 +80,6 @@ export type PartChanges = Partial<Record<PartFolder, readonly string[] | 'all'>>
 
 /** A unit's record and, for an item folder, its parts. */
 export type LoadedUnit = { record: ItemRecord; parts?: ItemParts }
-
-const commentOrder = (a: CommentRecord, b: CommentRecord) =>
-    b.time - a.time || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 const leaderboardOrder = (a: LeaderboardRecord, b: LeaderboardRecord) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : a.file > b.file ? 1 : 0

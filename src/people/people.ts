@@ -1,6 +1,6 @@
-import { patchSorted, type Order } from '../util/sorted-list.js'
+import { patchSorted, sortedChanges, type Order } from '../util/sorted-list.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
-import type { CommentRecord } from '../content/comment-file.js'
+import { commentOrder, type CommentRecord } from '../content/comment-file.js'
 import type { ItemRecord } from '../content/load.js'
 import type { TagRecord } from '../content/records.js'
 import type { LocalizedText } from '../content/text.js'
@@ -24,10 +24,10 @@ export type Person = {
     works: Works
 }
 
-/** What one person made: items by type, and comments with the item they are on. */
+/** What one person made: items by type, and comments. */
 export type Works = {
     items: Map<ContentType, Set<ItemRecord>>
-    comments: Map<CommentRecord, ItemRecord>
+    comments: Set<CommentRecord>
 }
 
 /** How an update of the catalog changed items of each type. */
@@ -48,11 +48,9 @@ const nameWithoutHandle = (who: Authorship & { authorHandle?: string }) => {
     return author.slice(0, -suffix.length)
 }
 
-/** The comments two versions of an item share: the same records, read once. */
-const commonComments = (before: ItemRecord, after: ItemRecord) => {
-    const inAfter = new Set(after.comments)
-    return new Set(before.comments.filter((comment) => inAfter.has(comment)))
-}
+/** The comments a new version of an item took out and brought in (all of them, for an item that came or went). */
+const commentChanges = (before: ItemRecord | undefined, after: ItemRecord | undefined) =>
+    sortedChanges(before?.comments ?? [], after?.comments ?? [], commentOrder)
 
 /**
  * Everyone behind the content: every author named in it and every player who wrote something,
@@ -83,32 +81,26 @@ export class People {
         fallbackLocale: string,
     ): People {
         const touched = new Set<string>(changedFiles)
-        const personOfRecord = (who: Authorship) => personOf(who, fallbackLocale)
+        /** What a record's person made changes: they are made again. */
+        const change = (who: Authorship, edit: (works: Works) => unknown) => {
+            const name = personOf(who, fallbackLocale)
+            if (name === undefined) return
+            touched.add(name)
+            edit(this.worksOf(name))
+        }
         for (const type of contentTypes) {
             for (const { before, after } of changes[type]) {
-                // A comment in both versions (when one is posted on an item of ten thousand)
-                // changes no one: it only moves to the new version of its item.
-                const common = before && after ? commonComments(before, after) : undefined
-                if (before)
-                    this.forEachWork(before, personOfRecord, (name, works, comment) => {
-                        if (comment && common?.has(comment)) return
-                        touched.add(name)
-                        if (comment) works.comments.delete(comment)
-                        else works.items.get(type)?.delete(before)
-                    })
+                if (before) change(before.fields, (works) => works.items.get(type)?.delete(before))
                 if (after)
-                    this.forEachWork(after, personOfRecord, (name, works, comment) => {
-                        if (comment && common?.has(comment)) {
-                            works.comments.set(comment, after)
-                            return
-                        }
-                        touched.add(name)
-                        if (comment) works.comments.set(comment, after)
-                        else
-                            (
-                                works.items.get(type) ?? works.items.set(type, new Set()).get(type)!
-                            ).add(after)
-                    })
+                    change(after.fields, ({ items }) =>
+                        (items.get(type) ?? items.set(type, new Set()).get(type)!).add(after),
+                    )
+                // Only the comments that changed change anyone: one posted on an item of ten
+                // thousand costs its writer, not a visit of every other comment's.
+                const { removed, added } = commentChanges(before, after)
+                for (const comment of removed)
+                    change(comment, (works) => works.comments.delete(comment))
+                for (const comment of added) change(comment, (works) => works.comments.add(comment))
             }
         }
         if (!touched.size) return this
@@ -129,24 +121,10 @@ export class People {
         )
     }
 
-    /** Calls `visit` for the person of an item and of each of its comments. */
-    private forEachWork(
-        item: ItemRecord,
-        personOfRecord: (who: Authorship) => string | undefined,
-        visit: (name: string, works: Works, comment?: CommentRecord) => void,
-    ) {
-        const owner = personOfRecord(item.fields)
-        if (owner !== undefined) visit(owner, this.worksOf(owner))
-        for (const comment of item.comments) {
-            const writer = personOfRecord(comment)
-            if (writer !== undefined) visit(writer, this.worksOf(writer), comment)
-        }
-    }
-
     private worksOf(name: string) {
         let works = this.works.get(name)
         if (!works) {
-            works = { items: new Map(), comments: new Map() }
+            works = { items: new Map(), comments: new Set() }
             this.works.set(name, works)
         }
         return works
@@ -161,7 +139,7 @@ export class People {
         }
         for (const items of works.items.values())
             for (const item of items) consider(item.fields.time ?? 0, item.fields)
-        for (const comment of works.comments.keys()) consider(comment.time, comment)
+        for (const comment of works.comments) consider(comment.time, comment)
         if (!latest && !file) {
             this.works.delete(name)
             return undefined
