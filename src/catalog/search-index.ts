@@ -90,8 +90,8 @@ const grown = (array: Uint32Array) => {
 
 const junctionWords = 16
 
-/** Short parts whose words are kept (see `SearchIndex.shortParts`). */
-const maxShortParts = 4096
+/** Parts whose words are kept (see `SearchIndex.parts`). */
+const maxParts = 4096
 
 /** A hash of the `width` characters of `text` before `end` and those from `start` (a character missing at the text's edge counts as 0). */
 const junctionHash = (text: string, end: number, start: number, width: 1 | 2) => {
@@ -194,11 +194,14 @@ export class SearchIndex {
     private readonly holders = new PostingLists()
     private readonly titleHolders = new PostingLists()
     /**
-     * The words holding a part too short for trigrams, by part, and how many words were looked
-     * at for it: a look at every word (a hundred thousand and more at 100,000 levels, where each
-     * level's number is a word) made for every search of `le` or `桜` was most of its cost.
+     * The words holding a part, by part, and how many words were looked at for it. For a part too
+     * short for trigrams that look is at every word (a hundred thousand and more at 100,000
+     * levels, where each level's number is a word), made for every search of `le` or `桜` it was
+     * most of its cost; for a longer one, intersecting its trigrams' lists of words and checking
+     * each word left was a fifth of a search's own work at 100,000 levels. Either is done once
+     * per part, then only over the words added since.
      */
-    private readonly shortParts = new Map<string, { ids: number[]; looked: number }>()
+    private readonly parts = new Map<string, { ids: number[]; looked: number }>()
 
     static of(items: Iterable<CatalogItem>): SearchIndex {
         const index = new SearchIndex()
@@ -249,10 +252,27 @@ export class SearchIndex {
     /**
      * The ids of the words holding `part` (letters and digits): by their trigrams, or for a
      * shorter part by a look at every word, done once per part and then only over the words
-     * added since (`shortParts`).
+     * added since (`parts`).
      */
     wordsHolding(part: string): readonly number[] {
-        if (part.length < 3) return this.wordsHoldingShort(part)
+        let known = this.parts.get(part)
+        if (!known) {
+            // Players type a few thousand distinct parts; any number more must not grow memory.
+            if (this.parts.size >= maxParts) this.parts.clear()
+            known =
+                part.length < 3
+                    ? { ids: [], looked: 0 }
+                    : { ids: this.wordsHoldingByTrigrams(part), looked: this.words.length }
+            this.parts.set(part, known)
+        }
+        const { words } = this
+        for (let id = known.looked; id < words.length; id++)
+            if (words[id]!.includes(part)) known.ids.push(id)
+        known.looked = words.length
+        return known.ids
+    }
+
+    private wordsHoldingByTrigrams(part: string) {
         const lists = [...trigramKeys(part)].map((key) => this.wordTrigrams.get(key))
         // Shortest first, so every intersection is at most as long as the shortest list.
         lists.sort((a, b) => a.length - b.length)
@@ -293,21 +313,6 @@ export class SearchIndex {
         return (inTitle ? this.titleHolders : this.holders).read(word)
     }
 
-    private wordsHoldingShort(part: string) {
-        let known = this.shortParts.get(part)
-        if (!known) {
-            // Players type a few hundred distinct one- and two-character parts; any number more must not grow memory.
-            if (this.shortParts.size >= maxShortParts) this.shortParts.clear()
-            known = { ids: [], looked: 0 }
-            this.shortParts.set(part, known)
-        }
-        const { words } = this
-        for (let id = known.looked; id < words.length; id++)
-            if (words[id]!.includes(part)) known.ids.push(id)
-        known.looked = words.length
-        return known.ids
-    }
-
     private wordId(word: string) {
         let id = this.wordIds.get(word)
         if (id === undefined) {
@@ -341,7 +346,7 @@ export type Found = {
  * A search's entries and ranks live in the scratch arrays, not in arrays of their own: a broad
  * search finds a hundred thousand items, and arrays that size made for every search (outside the
  * heap) make V8 collect the whole heap every few searches. A result is read before the next search
- * begins; should one outlive it, it is given copies first (`detach`).
+ * begins; one that is kept to outlive it is given copies first (`detach`).
  */
 class ScratchFound implements Found {
     constructor(
@@ -396,16 +401,21 @@ class Scratch {
         }
     }
 
-    /** The first `found` entries as a search's result, until the next search. */
+    /**
+     * The first `found` entries as a search's result, until the next search; a result that is
+     * `kept` beyond it gets copies of them when the next search begins. Copying a broad search's
+     * hundred thousand entries for a result that is not kept was a tenth of a search's own work.
+     */
     hold(
         found: number,
+        kept: boolean,
         exactTitles: boolean,
         text: Found['text'],
         titleSpan: Found['titleSpan'],
         nextMayHoldPhrase: Found['nextMayHoldPhrase'],
     ): Found {
         const ranks = this.ranks.subarray(0, found).fill(0)
-        this.holder = new ScratchFound(
+        const result = new ScratchFound(
             this.entries.subarray(0, found),
             ranks,
             exactTitles,
@@ -413,7 +423,8 @@ class Scratch {
             titleSpan,
             nextMayHoldPhrase,
         )
-        return this.holder
+        if (kept) this.holder = result
+        return result
     }
 }
 
@@ -452,7 +463,8 @@ export class ListSearch {
         private readonly index: () => SearchIndex,
     ) {}
 
-    find(terms: readonly string[]): Found {
+    /** The items holding every term; a result not `kept` must not be read once another search begins. */
+    find(terms: readonly string[], kept: boolean): Found {
         const index = this.index()
         const { slots } = this.placesIn(index)
         // The items holding a word that holds each part of a term are the items that may hold the
@@ -477,6 +489,7 @@ export class ListSearch {
             )
         return scratch.hold(
             found,
+            kept,
             exact && terms.length === 1,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
