@@ -346,7 +346,7 @@ export type Found = {
  * A search's entries and ranks live in the scratch arrays, not in arrays of their own: a broad
  * search finds a hundred thousand items, and arrays that size made for every search (outside the
  * heap) make V8 collect the whole heap every few searches. A result is read before the next search
- * begins; one that is kept to outlive it is given copies first (`detach`).
+ * begins; should one outlive it, it is given copies first (`detach`).
  */
 class ScratchFound implements Found {
     constructor(
@@ -401,21 +401,16 @@ class Scratch {
         }
     }
 
-    /**
-     * The first `found` entries as a search's result, until the next search; a result that is
-     * `kept` beyond it gets copies of them when the next search begins. Copying a broad search's
-     * hundred thousand entries for a result that is not kept was a tenth of a search's own work.
-     */
+    /** The first `found` entries as a search's result, until the next search. */
     hold(
         found: number,
-        kept: boolean,
         exactTitles: boolean,
         text: Found['text'],
         titleSpan: Found['titleSpan'],
         nextMayHoldPhrase: Found['nextMayHoldPhrase'],
     ): Found {
         const ranks = this.ranks.subarray(0, found).fill(0)
-        const result = new ScratchFound(
+        this.holder = new ScratchFound(
             this.entries.subarray(0, found),
             ranks,
             exactTitles,
@@ -423,8 +418,7 @@ class Scratch {
             titleSpan,
             nextMayHoldPhrase,
         )
-        if (kept) this.holder = result
-        return result
+        return this.holder
     }
 }
 
@@ -463,8 +457,7 @@ export class ListSearch {
         private readonly index: () => SearchIndex,
     ) {}
 
-    /** The items holding every term; a result not `kept` must not be read once another search begins. */
-    find(terms: readonly string[], kept: boolean): Found {
+    find(terms: readonly string[]): Found {
         const index = this.index()
         const { slots } = this.placesIn(index)
         // The items holding a word that holds each part of a term are the items that may hold the
@@ -489,7 +482,6 @@ export class ListSearch {
             )
         return scratch.hold(
             found,
-            kept,
             exact && terms.length === 1,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,

@@ -315,9 +315,7 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
         return query.filters.length
             ? ordered.filter((item) => query.filters.every((filter) => filter(item)))
             : ordered
-    // One term ranks its items by the flag of each (in the title or not) with no text read: its
-    // next page costs no more found again than kept, and keeping it would copy what it found.
-    const recent = query.filters.length || terms.length < 2 ? undefined : recentOf(ordered)
+    const recent = query.filters.length ? undefined : recentOf(ordered)
     const key = terms.join(' ')
     const kept = recent?.get(key)
     if (kept) {
@@ -325,8 +323,7 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
         recent!.set(key, kept)
         return kept
     }
-    const found =
-        listSearchOf(ordered)?.find(terms, recent !== undefined) ?? findEach(ordered, terms)
+    const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)
     const ranked = rank(ordered, found, terms, query.filters)
     if (recent) {
         if (recent.size >= recentSearches) recent.delete(recent.keys().next().value!)
@@ -336,12 +333,11 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
 }
 
 /**
- * The last few searches of several terms of each list, ranked as far as their pages were asked:
- * a player pages through a search one page after another, and the next page of a phrase most
- * items lack (`a chart`, which nearly every level holds both words of) then goes on from where
- * the last one stopped instead of looking through every item's text again (12 ms at 100,000
- * levels). Searches with filters (a player's configuration) are not kept: their filters are not
- * comparable.
+ * The last few searches of each list, ranked as far as their pages were asked: a player pages
+ * through a search one page after another, and the next page of a phrase most items lack (`a
+ * chart`, which nearly every level holds both words of) then goes on from where the last one
+ * stopped instead of looking through every item's text again (12 ms at 100,000 levels). Searches
+ * with filters (a player's configuration) are not kept: their filters are not comparable.
  */
 const recentSearches = 8
 const recents = new WeakMap<readonly CatalogItem[], Map<string, ItemSequence>>()
