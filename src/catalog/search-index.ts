@@ -90,8 +90,8 @@ const grown = (array: Uint32Array) => {
 
 const junctionWords = 16
 
-/** Parts whose words are kept (see `SearchIndex.parts`). */
-const maxParts = 4096
+/** Short parts whose words are kept (see `SearchIndex.shortParts`). */
+const maxShortParts = 4096
 
 /** A hash of the `width` characters of `text` before `end` and those from `start` (a character missing at the text's edge counts as 0). */
 const junctionHash = (text: string, end: number, start: number, width: 1 | 2) => {
@@ -194,14 +194,11 @@ export class SearchIndex {
     private readonly holders = new PostingLists()
     private readonly titleHolders = new PostingLists()
     /**
-     * The words holding a part, by part, and how many words were looked at for it. For a part too
-     * short for trigrams that look is at every word (a hundred thousand and more at 100,000
-     * levels, where each level's number is a word), made for every search of `le` or `桜` it was
-     * most of its cost; for a longer one, intersecting its trigrams' lists of words and checking
-     * each word left was a fifth of a search's own work at 100,000 levels. Either is done once
-     * per part, then only over the words added since.
+     * The words holding a part too short for trigrams, by part, and how many words were looked
+     * at for it: a look at every word (a hundred thousand and more at 100,000 levels, where each
+     * level's number is a word) made for every search of `le` or `桜` was most of its cost.
      */
-    private readonly parts = new Map<string, { ids: number[]; looked: number }>()
+    private readonly shortParts = new Map<string, { ids: number[]; looked: number }>()
 
     static of(items: Iterable<CatalogItem>): SearchIndex {
         const index = new SearchIndex()
@@ -252,27 +249,10 @@ export class SearchIndex {
     /**
      * The ids of the words holding `part` (letters and digits): by their trigrams, or for a
      * shorter part by a look at every word, done once per part and then only over the words
-     * added since (`parts`).
+     * added since (`shortParts`).
      */
     wordsHolding(part: string): readonly number[] {
-        let known = this.parts.get(part)
-        if (!known) {
-            // Players type a few thousand distinct parts; any number more must not grow memory.
-            if (this.parts.size >= maxParts) this.parts.clear()
-            known =
-                part.length < 3
-                    ? { ids: [], looked: 0 }
-                    : { ids: this.wordsHoldingByTrigrams(part), looked: this.words.length }
-            this.parts.set(part, known)
-        }
-        const { words } = this
-        for (let id = known.looked; id < words.length; id++)
-            if (words[id]!.includes(part)) known.ids.push(id)
-        known.looked = words.length
-        return known.ids
-    }
-
-    private wordsHoldingByTrigrams(part: string) {
+        if (part.length < 3) return this.wordsHoldingShort(part)
         const lists = [...trigramKeys(part)].map((key) => this.wordTrigrams.get(key))
         // Shortest first, so every intersection is at most as long as the shortest list.
         lists.sort((a, b) => a.length - b.length)
@@ -311,6 +291,21 @@ export class SearchIndex {
     /** The slots holding the word (in their title): an array good until the next call. */
     holdersOf(word: number, inTitle: boolean): Int32Array {
         return (inTitle ? this.titleHolders : this.holders).read(word)
+    }
+
+    private wordsHoldingShort(part: string) {
+        let known = this.shortParts.get(part)
+        if (!known) {
+            // Players type a few hundred distinct one- and two-character parts; any number more must not grow memory.
+            if (this.shortParts.size >= maxShortParts) this.shortParts.clear()
+            known = { ids: [], looked: 0 }
+            this.shortParts.set(part, known)
+        }
+        const { words } = this
+        for (let id = known.looked; id < words.length; id++)
+            if (words[id]!.includes(part)) known.ids.push(id)
+        known.looked = words.length
+        return known.ids
     }
 
     private wordId(word: string) {
