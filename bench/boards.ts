@@ -3,14 +3,16 @@
  *
  *   node --import tsx bench/boards.ts [--plays 100000] [--one-level 10000] [--players 2000]
  *                                      [--duration 5] [--connections 10] [--starts 3] [--regenerate]
- *                                      [--accept-encoding 'gzip'] [--first-asks 200]
+ *                                      [--accept-encoding 'gzip'] [--first-asks 200] [--warmup 1]
  *
  * On a folder of generated plays (bench/generate-plays.ts): the warm start with the boards
  * server.yaml declares against the same folder with `boards: []` (building boards and people is
  * what the first adds), then the p99 latency of a board page of the busy level, of a record, and of
  * a person's page, driven by autocannon at a fixed number of connections, every request numbered
  * so that no answer comes from Shelf's cache of answers by URL, with the Accept-Encoding given
- * (`''` for none); and the server's CPU time per request, which a busy machine inflates less than
+ * (`''` for none), after the server has settled (the work a start leaves for after `listening on`,
+ * such as the sweep for leftovers of unfinished writes, is done) and after an unmeasured warm-up
+ * of each scenario; and the server's CPU time per request, which a busy machine inflates less than
  * latency. Then the first asks of many people and board pages one after another: the cost of
  * building an answer, which a new snapshot (every submitted play) makes again. Run `npm run build`
  * first: it starts dist/cli/main.js.
@@ -41,6 +43,7 @@ const { values } = parseArgs({
         regenerate: { type: 'boolean', default: false },
         'accept-encoding': { type: 'string', default: 'gzip' },
         'first-asks': { type: 'string', default: '200' },
+        warmup: { type: 'string', default: '1' },
     },
 })
 const plays = Number(values.plays)
@@ -93,7 +96,21 @@ const cpuPerRequest = async (pid: number | undefined, run: () => Promise<number>
     return before === null || after === null ? NaN : ((after - before) * 1000) / requests
 }
 
-const drive = async (url: string, path: string) => {
+/** Waits until the server spends under a tenth of a core, and says how many seconds that took. */
+const settled = async (pid: number | undefined) => {
+    const started = performance.now()
+    const stepMs = 500
+    let last = await cpuSecondsOf(pid)
+    while (last !== null && performance.now() - started < 300_000) {
+        await new Promise((resolve) => setTimeout(resolve, stepMs))
+        const now = await cpuSecondsOf(pid)
+        if (now === null || now - last < (0.1 * stepMs) / 1000) break
+        last = now
+    }
+    return (performance.now() - started) / 1000
+}
+
+const drive = async (url: string, path: string, duration = Number(values.duration)) => {
     const samples: number[] = []
     let sent = 0
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -101,7 +118,7 @@ const drive = async (url: string, path: string) => {
             {
                 url,
                 connections: Number(values.connections),
-                duration: Number(values.duration),
+                duration,
                 headers,
                 requests: [
                     {
@@ -157,8 +174,9 @@ const main = async () => {
             await fetch(`${running.url}${board}/records/list?page=${middle}`)
         ).json()) as { records: { name: string; playerUser: { name: string } }[] }
         const record = page.records[0]!
+        const settling = await settled(running.child.pid)
         log(
-            `${details.pageCount} pages on ${busyLevel}'s arcade board; driving ${values.connections} connections for ${values.duration} s each…`,
+            `settled ${settling.toFixed(1)} s after listening; ${details.pageCount} pages on ${busyLevel}'s arcade board; driving ${values.connections} connections for ${values.duration} s each after ${values.warmup} s of warm-up…`,
         )
         const scenarios = [
             ['board page (middle)', `${board}/records/list?page=${middle}`],
@@ -169,6 +187,8 @@ const main = async () => {
         const pid = running.child.pid
         const rows: string[][] = []
         for (const [name, path] of scenarios) {
+            // Unmeasured: lets the JIT settle and the connections open.
+            if (Number(values.warmup) > 0) await drive(running.url, path, Number(values.warmup))
             let result!: Awaited<ReturnType<typeof drive>>
             const cpu = await cpuPerRequest(pid, async () => {
                 result = await drive(running.url, path)

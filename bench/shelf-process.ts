@@ -326,6 +326,13 @@ export function pageCountOf(list: unknown): number | null {
 // Measuring a start
 // ---------------------------------------------------------------------------------------------
 
+function stateFolderOf(options: ServerOptions, contentDir: string | undefined): string {
+    const args = options.serveArgs ?? []
+    const flag = args.indexOf('--cache')
+    if (flag >= 0 && args[flag + 1]) return resolve(args[flag + 1]!)
+    return join(contentDir ?? join(projectOf(options.server), 'content'), '.shelf')
+}
+
 /**
  * Starts Shelf on a folder of `levels` levels (the example content when `contentDir` is undefined)
  * and measures the start: time to the listening line, the first list request, and memory right
@@ -337,9 +344,9 @@ export async function startMeasured(
     levels: number,
     cache: CacheState,
 ): Promise<{ server: RunningServer; measurement: StartMeasurement }> {
-    // Shelf keeps its cache in the content folder; removing it makes this a first start.
-    if (cache === 'cold')
-        await removeTree(join(contentDir ?? join(projectOf(options.server), 'content'), '.shelf'))
+    // Removing Shelf's state folder makes this a first start: `.shelf` in the content folder, or
+    // the one `--cache DIR` names (which keeps a shared, read-only tree unwritten).
+    if (cache === 'cold') await removeTree(stateFolderOf(options, contentDir))
     const server = await startServer(options, contentDir)
     try {
         const listStarted = performance.now()

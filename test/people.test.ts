@@ -163,6 +163,38 @@ test("a person's records section leads to all their records, a page at a time", 
     assert.is(unknown.status, 404)
 })
 
+test('a section of what a person made leads to all of it, newest first', async () => {
+    // With the plays before, seven replays of hers: two more than a section shows.
+    for (const level of ['first-light', 'night-drive', 'secret-garden'])
+        await play(alice, level, await levelDataHash(server, level), resultOf(800_000, 1))
+    const details = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/alice-player`)
+    const section = details.body.sections.find(
+        (entry) => entry.itemType === 'replay' && entry.title !== '#RANKING',
+    )!
+    assert.is(section.items.length, 5)
+    assert.ok(section.searchValues, 'a "More" to all of them')
+    const more = await getJson<ServerItemList<ReplayItem>>(
+        `${server.root}/replays/list?${section.searchValues}`,
+    )
+    assert.is(more.status, 200)
+    assertShape('ReplayList', more.body)
+    assert.ok(more.body.items.length >= 7, `every replay of hers (${more.body.items.length})`)
+    assert.equal(
+        more.body.items.slice(0, 5).map((item) => item.name),
+        section.items.map((item) => item.name),
+        'the section shows the newest of the list',
+    )
+    for (const item of more.body.items) assert.is(item.authorUser?.name, 'alice-player')
+
+    // Fewer than a section holds: no "More".
+    const bob = await getJson<ServerItemDetails<UserItem>>(`${server.root}/users/bob`)
+    const levels = bob.body.sections.find((entry) => entry.itemType === 'level')!
+    assert.is(levels.searchValues, undefined)
+    const unknown = await getJson(`${server.root}/levels/list?type=works&user=nobody`)
+    assert.is(unknown.status, 404)
+    assert.match(JSON.stringify(unknown.body), /user \\"nobody\\" not found/)
+})
+
 test('every item, comment and record links its person, as @sonolus/core types them', async () => {
     const level = await getJson<ServerItemDetails<{ authorUser?: UserItem }>>(
         `${server.root}/levels/night-drive`,
@@ -264,6 +296,36 @@ test("a person's web page in a real browser: a player's name and handle are text
         )
         const open = await page.getAttribute('a[href^="https://open.sonolus.com/"]', 'href')
         assert.match(open!, /\/users\/eve-id$/)
+    } finally {
+        await page.close()
+    }
+})
+
+test("a person's web page leads to all their records and plays, a page at a time", async () => {
+    const page = await browser.newPage()
+    try {
+        await page.goto(`${server.url}/users/alice-player`)
+        const links = await page.$$eval('p.more a', (anchors) =>
+            anchors.map((anchor) => (anchor as HTMLAnchorElement).href),
+        )
+        const records = links.find((link) => link.includes('type=records'))
+        assert.ok(records, `a link to all her records among ${JSON.stringify(links)}`)
+        assert.ok(
+            links.some((link) => link.includes('type=works')),
+            'and to all her plays',
+        )
+        const response = await page.goto(records!)
+        assert.is(response?.status(), 200)
+        const cards = await page.$$eval('.cards > *', (cards) =>
+            cards.map((card) => card.textContent ?? ''),
+        )
+        assert.ok(cards.length > 5, `every record (${cards.length}), more than her page shows`)
+        for (const card of cards) assert.match(card, /#\d+ · /, 'each with its rank and board')
+        assert.match((await page.textContent('h1')) ?? '', /alice/i)
+
+        const unknown = await page.goto(`${server.url}/replays/list?type=records&user=nobody`)
+        assert.is(unknown?.status(), 404)
+        assert.match((await page.textContent('body')) ?? '', /user "nobody" not found/)
     } finally {
         await page.close()
     }

@@ -15,14 +15,11 @@ import * as assert from 'uvu/assert'
 import { Containment } from '../src/content/containment.js'
 import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
+import { MadePacks, readSlice } from '../src/content/made-pack.js'
 import { readServed, ResourceProcessor } from '../src/content/resources.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
-import {
-    exportName,
-    schemaAjv,
-    schemasFolder,
-    validatedSchemaIds,
-} from '../src/content/validate.js'
+import { schemaAjv } from '../src/content/schema-ajv.js'
+import { exportName, schemasFolder, validatedSchemaIds } from '../src/content/schemas.js'
 import { makeDurable } from '../src/util/durable.js'
 import { temporaryFolder } from './support/server.js'
 
@@ -232,6 +229,32 @@ test('small processed files share packs, one per writer: two processors of one s
         assert.is(made.hash, again.hash)
         assert.is(sha1(await readServed(made)), made.hash, 'made again once its pack is gone')
         await gone.saveCache()
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test('bytes appended to a pack in one turn are written together, each whole in its own slice, past a batch of a MiB too', async () => {
+    const root = await temporaryFolder()
+    try {
+        const packs = new MadePacks(root)
+        // Sizes chosen so that the batches of a turn cross a MiB: one starts another past it.
+        const appended = [10, 700_000, 3, 500_000, 1, 300_000, 64].map((size, index) =>
+            Buffer.alloc(size, index + 1),
+        )
+        const slices = await Promise.all(appended.map((bytes) => packs.append(bytes)))
+        const late = Buffer.from('appended in a later turn')
+        const lateSlice = await packs.append(late)
+        for (const [index, { path, slice }] of slices.entries()) {
+            assert.ok(packs.holds(path, slice))
+            assert.ok((await readSlice(path, slice)).equals(appended[index]!), `slice ${index}`)
+        }
+        assert.ok((await readSlice(lateSlice.path, lateSlice.slice)).equals(late))
+        const path = await packs.seal()
+        const total = [...appended, late].reduce((sum, bytes) => sum + bytes.length, 0)
+        assert.is(statSync(path!).size, total, 'every byte written once, in place')
+        const reopened = new MadePacks(root)
+        for (const { path, slice } of [...slices, lateSlice]) assert.ok(reopened.holds(path, slice))
     } finally {
         await rm(root, { recursive: true, force: true })
     }

@@ -87,11 +87,7 @@ test('a page is kept per snapshot and compressed once per encoding, like the JSO
         const path = '/levels/night-drive?lang=en'
         const first = await rawRequest(server.url, path, { headers: { 'Accept-Encoding': 'br' } })
         assert.is(first.header('content-encoding'), 'br')
-        const afterFirst = compressions
-        assert.ok(
-            afterFirst >= 1 && afterFirst <= 2,
-            `br, and gzip for the kept answer (${afterFirst})`,
-        )
+        assert.is(compressions, 1, 'br alone: gzip is made when first asked for')
         for (const encoding of ['br', 'gzip', 'br', 'gzip', 'identity']) {
             const again = await rawRequest(server.url, path, {
                 headers: { 'Accept-Encoding': encoding },
@@ -102,7 +98,7 @@ test('a page is kept per snapshot and compressed once per encoding, like the JSO
                 encoding === 'identity' ? undefined : encoding,
             )
         }
-        assert.is(compressions, afterFirst, 'no page compressed again')
+        assert.is(compressions, 2, 'gzip once, and no page compressed again')
     } finally {
         zlib.brotliCompressSync = originals.brotliCompressSync
         zlib.gzipSync = originals.gzipSync

@@ -4,6 +4,7 @@ import { offeredSearches } from './forms.js'
 import { readItemQuery, selectItems } from './item-query.js'
 import { pageSizes, paginate } from './pagination.js'
 import { asksForRecords, personRecordList } from './person-records.js'
+import { asksForWorks, personWorks } from './person-works.js'
 import type { RequestView } from './request-view.js'
 
 /**
@@ -13,14 +14,16 @@ import type { RequestView } from './request-view.js'
 export const itemList = (view: RequestView, type: ProtocolType) => {
     if (type === 'replay' && view.searchable && asksForRecords(view)) return personRecordList(view)
     const settings = view.catalog.settings.types[type]
-    const items = isContentType(type)
-        ? selectItems(
-              view.catalog,
-              type,
-              readItemQuery(settings, view.query),
-              view.configurationFilters(type),
-          )
-        : []
+    const items = !isContentType(type)
+        ? []
+        : view.searchable && asksForWorks(view)
+          ? personWorks(view, type)
+          : selectItems(
+                view.catalog,
+                type,
+                readItemQuery(settings, view.query),
+                view.configurationFilters(type),
+            )
     const page = paginate(items, pageSizes.items, view.query, settings.paging, (item) => item.name)
     const rest: Omit<ServerItemList<unknown>, 'items'> = {
         title: view.renderer.optionalText(settings.title),

@@ -1,8 +1,8 @@
 import type { ReplayItem, ServerItemList } from '@sonolus/core'
 import type { Person } from '../people/people.js'
-import { refuse } from '../util/refusal.js'
 import { recordsOfPerson, type PersonRecord } from './leaderboards.js'
 import { pageSizes, paginate } from './pagination.js'
+import { namedPerson } from './person-works.js'
 import type { RequestView } from './request-view.js'
 
 /**
@@ -32,12 +32,8 @@ export const rankedReplay = (view: RequestView, record: PersonRecord): ReplayIte
 
 /** E9 of replays with `type=records&user=NAME`: a page of the person's records. */
 export const personRecordList = (view: RequestView) => {
-    const name = view.query.get('user') ?? ''
-    const person =
-        view.catalog.people.get(name) ??
-        refuse('not-found', `user ${JSON.stringify(name.slice(0, 100))} not found`)
     const page = paginate(
-        recordsOfPerson(view, person),
+        recordsOfPerson(view, namedPerson(view)),
         pageSizes.items,
         view.query,
         view.catalog.settings.types.replay.paging,

@@ -6,7 +6,6 @@ import type {
     UserItem,
 } from '@sonolus/core'
 import type { CatalogItem } from '../catalog/catalog.js'
-import { newestFirst } from '../catalog/order.js'
 import { contentTypes, type ContentType } from '../content/item-types.js'
 import { allVariants } from '../content/text.js'
 import type { RequestView } from './request-view.js'
@@ -16,6 +15,7 @@ import type { Person } from '../people/people.js'
 import { usedByTitles } from './item-details.js'
 import { recordsOfPerson } from './leaderboards.js'
 import { rankedReplay, recordsSearchValues } from './person-records.js'
+import { worksOfPerson, worksSearchValues } from './person-works.js'
 
 /** The order of a person's sections: what they made first, their plays last. */
 const sectionOrder: ContentType[] = [
@@ -81,23 +81,23 @@ export const userDetails = (view: RequestView, person: Person): ServerItemDetail
     sections: [...madeSections(view, person), ...recordSection(view, person)],
 })
 
-/** Their listed items of each type, newest first, the player's configuration applied. */
+/** Their listed items of each type, newest first, a few each; "More" lists them all. */
 const madeSections = (view: RequestView, person: Person): ServerItemSection[] =>
     sectionOrder.flatMap((type) => {
-        const filters = view.configurationFilters(type)
-        const items = [...(person.works.items.get(type) ?? [])]
-            .filter((item) => !item.fields.unlisted && filters.every((filter) => filter(item)))
-            .sort(newestFirst)
-            .slice(0, sectionSize)
+        const items = worksOfPerson(view, person, type)
         if (!items.length) return []
         return [
             {
                 title: usedByTitles[type],
                 icon: type,
                 itemType: type,
-                items: items.map((item) =>
-                    view.renderer.item(item as CatalogItem & { type: typeof type }),
-                ),
+                items: items
+                    .slice(0, sectionSize)
+                    .map((item) => view.renderer.item(item as CatalogItem & { type: typeof type })),
+                searchValues:
+                    view.searchable && items.length > sectionSize
+                        ? worksSearchValues(person)
+                        : undefined,
             } as ServerItemSection,
         ]
     })

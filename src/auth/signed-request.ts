@@ -3,7 +3,7 @@ import type {
     ServerJoinRoomRequest,
     ServiceUserProfile,
 } from '@sonolus/core'
-import { Ajv } from 'ajv'
+import type { ValidateFunction } from 'ajv'
 import { createHash, webcrypto } from 'node:crypto'
 import { Refusal, refuse } from '../util/refusal.js'
 import type { AcceptedAddresses } from './addresses.js'
@@ -36,7 +36,7 @@ const profileFields = [
  * The shape both signed bodies share. `type` is only required to be a string here: a body of the
  * wrong kind is well-formed, and is refused as a failed check (401) rather than as malformed (400).
  */
-const validShape = new Ajv({ allErrors: false }).compile({
+const signedShape = {
     type: 'object',
     required: ['type', 'address', 'time', 'userProfile'],
     properties: {
@@ -53,7 +53,14 @@ const validShape = new Ajv({ allErrors: false }).compile({
             },
         },
     },
-})
+}
+
+/** Compiled at the first signed request: loading ajv and compiling cost a start a third of a second. */
+let shapeValidator: Promise<ValidateFunction> | undefined
+const validShape = () =>
+    (shapeValidator ??= import('ajv').then(({ Ajv }) =>
+        new Ajv({ allErrors: false }).compile(signedShape),
+    ))
 
 /**
  * The checks of §5.2 on a signed request (E2, E7), in the toolkit's order: shape, kind, address,
@@ -80,8 +87,9 @@ export class SignedRequestVerifier {
         expected: { type: SignedRequestKind; room?: string },
         now = Date.now(),
     ): Promise<VerifiedRequest> {
-        if (!validShape(body)) {
-            const issue = validShape.errors?.[0]
+        const isValidShape = await validShape()
+        if (!isValidShape(body)) {
+            const issue = isValidShape.errors?.[0]
             throw new Refusal(
                 'invalid',
                 `the body is not a signed ${expected.type} request: ${issue ? `${issue.instancePath || 'the body'} ${issue.message}` : 'wrong shape'}`,

@@ -28,12 +28,8 @@ import {
 } from './server-settings.js'
 import { checkSettings } from './settings-checks.js'
 import type { LocalizedText } from './text.js'
-import {
-    formatFieldPath,
-    type ContentValidator,
-    type SchemaIssue,
-    type SchemaName,
-} from './validate.js'
+import type { SchemaName } from './schemas.js'
+import { formatFieldPath, type ContentValidator, type SchemaIssue } from './validate.js'
 
 export type LeaderboardEntryRecord = {
     name: string

@@ -1,5 +1,6 @@
 import standaloneCode from 'ajv/dist/standalone/index.js'
-import { exportName, schemaAjv, validatedSchemaIds } from './validate.js'
+import { schemaAjv } from './schema-ajv.js'
+import { exportName, validatedSchemaIds } from './schemas.js'
 
 /**
  * Every validator of the schemas in `folder` as the source of an ES module, exported under

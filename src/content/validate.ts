@@ -1,8 +1,12 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import { closest, distance } from 'fastest-levenshtein'
-import { readdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { contentTypes } from './item-types.js'
+import {
+    defaultsSchemaId,
+    exportName,
+    schemaId,
+    schemasFolder,
+    type SchemaName,
+} from './schemas.js'
 
 /** One schema violation, with the path into the data so the loader can find its line. */
 export type SchemaIssue = {
@@ -10,56 +14,10 @@ export type SchemaIssue = {
     message: string
 }
 
-/** The schemas records are validated against, each in `schemas/NAME.schema.json`. */
-const schemaNames = ['server', 'info', 'comment', 'leaderboard', 'user', ...contentTypes] as const
-
-export type SchemaName = (typeof schemaNames)[number]
-
-export const schemasFolder = fileURLToPath(new URL('../../schemas/', import.meta.url))
-
-/** The types whose folders may hold a `_defaults.yaml`, each checked against its own record schema. */
-const defaultsSchemaNames: readonly SchemaName[] = contentTypes
-
-const schemaId = (name: SchemaName) => `${name}.schema.json`
-const defaultsSchemaId = (name: SchemaName) => `${name}.defaults.schema.json`
-
-/** The name a validator is exported under from the precompiled module (an id is no identifier). */
-export const exportName = (id: string) => id.replace(/\W/g, '_')
-
-/**
- * An ajv holding every schema of the folder, and for each type a variant for per-folder
- * defaults, which hold any record field, none of them required on their own. Nothing is compiled yet.
- */
-export const schemaAjv = (folder: string, options: Options = {}) => {
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, ...options })
-    const schemas = new Map<string, Record<string, unknown>>()
-    for (const file of readdirSync(folder).filter((name) => name.endsWith('.schema.json'))) {
-        const schema = JSON.parse(readFileSync(`${folder}/${file}`, 'utf8')) as Record<
-            string,
-            unknown
-        >
-        schemas.set(String(schema.$id), schema)
-        ajv.addSchema(schema)
-    }
-    for (const name of defaultsSchemaNames) {
-        const schema = schemas.get(schemaId(name))
-        if (!schema) continue
-        const { required: _, $id: __, ...rest } = schema
-        ajv.addSchema({ ...rest, $id: defaultsSchemaId(name) })
-    }
-    return ajv
-}
-
-/** Every schema id a validator is asked for. */
-export const validatedSchemaIds = () => [
-    ...schemaNames.map(schemaId),
-    ...defaultsSchemaNames.map(defaultsSchemaId),
-]
-
 /**
  * The validators `npm run build` compiles ahead into plain functions (precompile-validators.ts),
- * which saves compiling every schema at each start, a third of a second. Run from the
- * TypeScript sources there are none, and the schemas are compiled on first use.
+ * which saves loading ajv and compiling every schema at each start, half a second. Run from the
+ * TypeScript sources there are none: ajv is loaded then, and compiles each schema on first use.
  */
 const precompiledModule = './precompiled-validators.js'
 const precompiled = await import(precompiledModule).then(
@@ -69,23 +27,18 @@ const precompiled = await import(precompiledModule).then(
         throw error
     },
 )
+const validatorOf: (id: string) => ValidateFunction | undefined = precompiled
+    ? (id) => precompiled[exportName(id)]
+    : await import('./schema-ajv.js').then(({ schemaAjv }) => {
+          const ajv = schemaAjv(schemasFolder)
+          return (id: string) => ajv.getSchema(id)
+      })
 
 /**
  * Validates content files against the JSON Schemas in `schemas/`, the same files editors use for
  * completion, and turns ajv's errors into one readable sentence per problem.
  */
 export class ContentValidator {
-    private readonly validator: (id: string) => ValidateFunction | undefined
-
-    constructor(folder = schemasFolder) {
-        if (precompiled && folder === schemasFolder) {
-            this.validator = (id) => precompiled[exportName(id)]
-        } else {
-            const ajv = schemaAjv(folder)
-            this.validator = (id) => ajv.getSchema(id)
-        }
-    }
-
     validate(name: SchemaName, data: unknown): SchemaIssue[] {
         return this.run(schemaId(name), data)
     }
@@ -96,7 +49,7 @@ export class ContentValidator {
     }
 
     private run(id: string, data: unknown) {
-        const validate = this.validator(id)
+        const validate = validatorOf(id)
         if (!validate) throw new Error(`schema ${id} is missing from ${schemasFolder}`)
         if (validate(data)) return []
         return describeErrors(validate.errors ?? [])

@@ -77,8 +77,9 @@ const encodedEtag = (etag: string, encoding: Encoding) =>
 /**
  * A text answer with the representations it is sent in: its bytes as they are, and brotli and
  * gzip made from them on the first request that asks for each. An answer kept for a snapshot
- * (the response cache, the prepared answers) is therefore compressed at most once per encoding;
- * `encodeAll` makes every representation before a cache counts its bytes.
+ * (the response cache, the prepared answers) is therefore compressed at most once per encoding,
+ * and an answer asked for once (a client's cache-buster, a player's own view) only in the
+ * encoding it was asked in.
  */
 export class EncodedAnswer {
     private readonly representations: Partial<Record<Encoding, Representation>> = {}
@@ -121,15 +122,18 @@ export class EncodedAnswer {
         return representation
     }
 
-    /** Every representation this answer may be sent in, made now, for a cache to keep. */
-    encodeAll(): Representation[] {
+    /** Marks the answer as kept by a cache: encodings made from now on serve many requests, so small rather than quick. */
+    keep(): this {
         this.effort = 'kept'
-        if (!this.compressible || this.identity.body.length < minimumBytes) return [this.identity]
-        return (['identity', 'br', 'gzip'] as const).map((encoding) => this.in(encoding))
+        return this
     }
 
-    /** Bytes held, every representation made so far included. */
-    get bytes(): number {
-        return Object.values(this.representations).reduce((sum, { body }) => sum + body.length, 0)
+    /**
+     * What a cache counts for the answer before its compressed representations are made: its
+     * bytes, and a quarter more for brotli and gzip (JSON and pages compress to a tenth or less).
+     */
+    get keptBytes(): number {
+        const { length } = this.identity.body
+        return this.compressible && length >= minimumBytes ? Math.ceil(length * 1.25) : length
     }
 }

@@ -8,12 +8,15 @@ import { EncodedAnswer } from './encoded-answer.js'
 /** Bytes of kept answers per renderer (one snapshot, locale and source), every encoding counted. */
 const budgetBytes = 16 * 1024 * 1024
 
-const cacheFor = cachesPer<ItemRenderer, EncodedAnswer>(budgetBytes, (entry) => entry.bytes + 64)
+const cacheFor = cachesPer<ItemRenderer, EncodedAnswer>(
+    budgetBytes,
+    (entry) => entry.keptBytes + 64,
+)
 
 /**
  * Sends a JSON answer kept by what it is of (a board page, a record, a person) rather than by
  * URL: requests that differ in parameters the answer does not read (a client's cache-buster,
- * their order) share it, and it is built, serialized, hashed and compressed once. It is kept
+ * their order) share it, and it is built, serialized and hashed once, and compressed once per encoding asked for. It is kept
  * per renderer, and so per snapshot, locale and source: a reload makes every answer again. The
  * answer may read the path, the query parameters named in `reads` and the player's
  * configuration, nothing else: an answer that depends on the signed-in player is not one to
@@ -30,8 +33,7 @@ export const respondKept = <T>(ctx: ShelfContext, reads: readonly string[], buil
     let answer = cache.get(key)
     if (!answer) {
         const body = Buffer.from(JSON.stringify(build()))
-        answer = new EncodedAnswer(body, etag(body), true)
-        answer.encodeAll()
+        answer = new EncodedAnswer(body, etag(body), true).keep()
         cache.set(key, answer)
     }
     ctx.type = 'application/json; charset=utf-8'

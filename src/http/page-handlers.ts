@@ -10,6 +10,7 @@ import { chooseLocale, exportedLocale } from '../web/locale.js'
 import { basePathOf, pageRequest, type PageRequest } from '../web/page-frame.js'
 import { notFoundPage } from '../web/problems-page.js'
 import { phoneAddress } from '../web/share.js'
+import { Refusal } from '../util/refusal.js'
 import { requestViewOf } from './request-state.js'
 
 /** Where the live preview's events and the problems page are answered (see route-table.ts), while the folder is watched. */
@@ -72,9 +73,15 @@ export const pageHandlers = ({ getCatalog, options, live }: PageServices) => {
             try {
                 html = await render(request, ctx)
             } catch (error) {
-                if (!(error instanceof FormValueError)) throw error
-                ctx.status = 400
-                html = notFoundPage(request, ctx.path, error.message)
+                const status =
+                    error instanceof FormValueError
+                        ? 400
+                        : error instanceof Refusal && error.kind === 'not-found'
+                          ? 404
+                          : undefined
+                if (!status) throw error
+                ctx.status = status
+                html = notFoundPage(request, ctx.path, (error as Error).message)
             }
             if (html === undefined) return next()
             ctx.type = 'text/html; charset=utf-8'

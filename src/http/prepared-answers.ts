@@ -9,7 +9,14 @@ import { worthKeeping } from './response-cache.js'
 
 /** The headers of one representation's 200 and 304. */
 type Sent = { headers: OutgoingHttpHeaders; notModifiedHeaders: OutgoingHttpHeaders }
-type Prepared = { answer: EncodedAnswer; sent: Partial<Record<Encoding, Sent>>; bytes: number }
+type Prepared = {
+    answer: EncodedAnswer
+    /** The answer's headers but those of one representation. */
+    common: OutgoingHttpHeaders
+    /** Each representation's headers, made when it is first sent. */
+    sent: Partial<Record<Encoding, Sent>>
+    bytes: number
+}
 
 /** Bytes of answers kept per snapshot, every encoding of each counted, as for the response cache inside the app. */
 const budgetBytes = 32 * 1024 * 1024
@@ -46,7 +53,10 @@ export class PreparedAnswers {
             key === undefined ? undefined : this.cacheFor(this.currentCatalog()).get(key)
         if (!prepared) return false
         const representation = prepared.answer.for(req.headers['accept-encoding'])
-        const sent = prepared.sent[representation.encoding]!
+        const sent = (prepared.sent[representation.encoding] ??= sentHeaders(
+            prepared.common,
+            representation,
+        ))
         // The same test of a conditional GET as Koa's own `ctx.fresh`, which the app answers with.
         if (fresh(req.headers, { etag: representation.etag })) {
             res.writeHead(304, sent.notModifiedHeaders)
@@ -76,14 +86,11 @@ export class PreparedAnswers {
                 ([name]) => !representationHeaders.has(name),
             ),
         )
-        const sent: Prepared['sent'] = {}
-        const representations = answer.encodeAll()
-        for (const representation of representations)
-            sent[representation.encoding] = sentHeaders(common, representation)
         this.cacheFor(catalog).set(key, {
-            answer,
-            sent,
-            bytes: answer.bytes + 256 * representations.length,
+            answer: answer.keep(),
+            common,
+            sent: {},
+            bytes: answer.keptBytes + 256 * 3,
         })
     }
 

@@ -15,11 +15,11 @@ const budgetBytes = 32 * 1024 * 1024
  */
 export const worthKeeping = (ctx: Context) => !ctx.query.keywords
 
-const cacheFor = cachesPer<Catalog, EncodedAnswer>(budgetBytes, (entry) => entry.bytes + 64)
+const cacheFor = cachesPer<Catalog, EncodedAnswer>(budgetBytes, (entry) => entry.keptBytes + 64)
 
 /**
  * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
- * rendered, serialized, hashed for its ETag and compressed once, and revalidations are answered
+ * rendered, serialized and hashed for its ETag once, compressed once per encoding asked for, and revalidations are answered
  * from the stored ETags. The key is everything an answer depends on today: the URL (path, locale,
  * configuration, search values), the source address and the signed-in player. Answers that depend
  * on state outside the snapshot (rooms) are marked `Cache-Control: no-store` and are not kept.
@@ -48,9 +48,10 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     )
         return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
+    // An answer kept by what it is of (kept-answers.ts) is compressed already: the URL shares it.
+    const kept = state.encodedAnswer?.identity.body === answered ? state.encodedAnswer : undefined
     const body = Buffer.isBuffer(answered) ? answered : Buffer.from(answered)
-    const entry = new EncodedAnswer(body, etag(body), true)
-    entry.encodeAll()
+    const entry = (kept ?? new EncodedAnswer(body, etag(body), true)).keep()
     cache.set(key, entry)
     ctx.body = body
     state.encodedAnswer = entry

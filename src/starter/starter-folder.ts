@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { schemasFolder } from '../content/validate.js'
+import { schemasFolder } from '../content/schemas.js'
 
 /** The example content that ships with Shelf, which the starter takes its engine and files from. */
 export const exampleFolder = fileURLToPath(new URL('../../content/', import.meta.url))

@@ -35,6 +35,10 @@ export const itemImage = (
     return level ? itemImage(catalog, request, level) : undefined
 }
 
+/** Tags as a card shows them: their words, or their icon's name when they have none. */
+export const cardTags = (tags: readonly { title?: string; icon?: string }[]) =>
+    tags.map((tag) => (tag.title ? readableText(tag.title) : (tag.icon ?? ''))).filter(Boolean)
+
 export const itemCard = (request: PageRequest, item: CatalogItem): ItemCard => {
     const rendered = request.view.renderer.item(
         item as CatalogItem & { type: ContentType },
@@ -51,9 +55,7 @@ export const itemCard = (request: PageRequest, item: CatalogItem): ItemCard => {
                   : '',
         author: rendered.author,
         rating: 'rating' in rendered ? format(request.t.rating, rendered.rating) : undefined,
-        tags: rendered.tags
-            .map((tag) => (tag.title ? readableText(tag.title) : (tag.icon ?? '')))
-            .filter((tag) => tag !== ''),
+        tags: cardTags(rendered.tags),
         image: itemImage(request.catalog, request, item),
     }
 }

@@ -1,11 +1,11 @@
 import type { CatalogItem } from '../catalog/catalog.js'
-import type { ContentType } from '../content/item-types.js'
+import { contentTypeInfos, type ContentType } from '../content/item-types.js'
 import type { Person } from '../people/people.js'
 import { userDetails } from '../answers/users.js'
 import { sectionTitle } from './item-page.js'
-import { itemCard } from './item-cards.js'
+import { cardTags, itemCard } from './item-cards.js'
 import { renderMarkdown, summary } from './markdown.js'
-import { canonicalLink, layoutData, type PageRequest } from './page-frame.js'
+import { canonicalLink, layoutData, pageLink, type PageRequest } from './page-frame.js'
 import { shareBlock } from './share-block.js'
 import { renderTemplate } from './templates.js'
 import { readableText } from './ui-text.js'
@@ -42,10 +42,16 @@ export const personPage = async (request: PageRequest, person: Person) => {
                     request,
                     request.catalog.get(section.itemType as ContentType, shown.name) as CatalogItem,
                 ),
-                tags: shown.tags.map((tag) =>
-                    tag.title ? readableText(tag.title) : (tag.icon ?? ''),
-                ),
+                tags: cardTags(shown.tags),
             })),
+            // The app's "More": the list of them all, a page at a time.
+            more:
+                section.searchValues &&
+                pageLink(
+                    request,
+                    `/${contentTypeInfos[section.itemType as ContentType].plural}/list`,
+                    Object.fromEntries(new URLSearchParams(section.searchValues)),
+                ),
         })),
         share: await shareBlock(request, path),
     })

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode'
 import { lanAddresses } from '../auth/addresses.js'
 
 /**
@@ -32,9 +31,14 @@ export const phoneAddress = (configured: string | undefined, origin: string) => 
 const isLoopbackHost = (hostname: string) =>
     hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname)
 
+/** qrcode and its PNG encoder are loaded when a first code is drawn, not at every start. */
+const qrCodes = () => import('qrcode').then((module) => module.default)
+
 /** A QR code of a link as an SVG element, drawn with paths only (no style, no script). */
 export const qrSvg = async (link: string) => {
-    const svg = await QRCode.toString(link, {
+    const svg = await (
+        await qrCodes()
+    ).toString(link, {
         type: 'svg',
         margin: 2,
         errorCorrectionLevel: 'M',
@@ -44,4 +48,5 @@ export const qrSvg = async (link: string) => {
 }
 
 /** A QR code of a link for a terminal, in half-block characters. */
-export const qrTerminal = (link: string) => QRCode.toString(link, { type: 'terminal', small: true })
+export const qrTerminal = async (link: string) =>
+    (await qrCodes()).toString(link, { type: 'terminal', small: true })

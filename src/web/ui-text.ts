@@ -24,6 +24,7 @@ const english = {
     noComments: 'No comments yet.',
     leaderboards: 'Leaderboards',
     allRecords: 'All records',
+    seeAll: 'See all',
     rank: 'Rank',
     player: 'Player',
     value: 'Result',
@@ -76,6 +77,7 @@ const japanese: UiText = {
     noComments: 'まだコメントはありません。',
     leaderboards: 'ランキング',
     allRecords: 'すべての記録',
+    seeAll: 'すべて見る',
     rank: '順位',
     player: 'プレイヤー',
     value: '結果',
@@ -115,9 +117,12 @@ const textKeyNames = new Map<string, string>(
     Object.entries(Text).map(([name, key]) => [key, name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')]),
 )
 
+/** The shape of the app's text keys; `#1 · Arcade` (a record's rank tag) is words of its own. */
+const textKey = /^#[A-Z][A-Z0-9_]*$/
+
 /** A protocol text as a person reads it: a text key of the app in words, any other text as it is. */
 export const readableText = (text: string) =>
-    text.startsWith('#')
+    textKey.test(text)
         ? (textKeyNames.get(text) ?? text.slice(1).replace(/_/g, ' ').toLowerCase())
         : text
 
