@@ -3,7 +3,11 @@ import type { Context, Next } from 'koa'
 import { EncodedAnswer, isCompressibleType } from './encoded-answer.js'
 
 /** The answer a request was sent, for the prepared answers to keep; a cache that holds one sets it first. */
-export type EncodedState = { encodedAnswer?: EncodedAnswer }
+export type EncodedState = {
+    encodedAnswer?: EncodedAnswer
+    /** Whether the response cache had this URL's answer: unset where no response cache runs (pages). */
+    askedBefore?: boolean
+}
 
 /**
  * How any text answer (JSON, pages) reaches the wire: in the representation the request's

@@ -35,7 +35,9 @@ const bodyHeaders = new Set(['content-type', 'content-length', 'content-encoding
  * kept this way, pages outside the protocol included, when it is a guest's GET answered 200 with
  * a body (see encode-answers.ts), and not marked `Cache-Control: no-store` nor varying by another
  * request header than Accept-Encoding (`Vary`). A request carrying a session or a Range, or of
- * any other method, always goes through the app, and so do typed searches (`worthKeeping`).
+ * any other method, always goes through the app, and so do typed searches (`worthKeeping`). A
+ * protocol answer is kept from the second ask of its URL (the response cache tells), so URLs
+ * asked once do not push out the ones that repeat.
  */
 export class PreparedAnswers {
     private readonly cacheFor = cachesPer<Catalog, Prepared>(budgetBytes, (entry) => entry.bytes)
@@ -74,7 +76,9 @@ export class PreparedAnswers {
         const catalog = this.currentCatalog()
         await next()
         const key = this.keyOf(ctx.req)
-        const answer = (ctx.state as EncodedState).encodedAnswer
+        const { encodedAnswer: answer, askedBefore } = ctx.state as EncodedState
+        // A URL asked once (a cache-buster) is not worth its place: kept from the second ask on.
+        if (askedBefore === false) return
         if (key === undefined || ctx.status !== 200 || !answer || !worthKeeping(ctx)) return
         if (
             String(ctx.response.get('Cache-Control')).includes('no-store') ||

@@ -33,6 +33,7 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     const key = `${renderer.source}\n${user?.id ?? ''}\n${ctx.url}`
     const state = ctx.state as EncodedState
     const hit = cache.get(key)
+    state.askedBefore = hit !== undefined
     if (hit) {
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = hit.identity.body
