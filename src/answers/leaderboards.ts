@@ -29,11 +29,26 @@ export type ItemLeaderboard = {
     replaysOf(record: string): string[] | undefined
 }
 
+/**
+ * Each snapshot's lists of leaderboards, made on first ask: boards and their revisions change
+ * only as a new snapshot is made, and every request for a board or a record looks it up by name.
+ */
+const leaderboardsPerSnapshot = new WeakMap<Catalog, WeakMap<CatalogItem, ItemLeaderboard[]>>()
+
 /** An item's leaderboards: the written ones, then (levels) its boards of submitted plays. */
-export const leaderboardsOf = (catalog: Catalog, item: CatalogItem): ItemLeaderboard[] => [
-    ...catalog.leaderboardsOf(item).map(writtenLeaderboard),
-    ...(item.type === 'level' ? catalog.boards.viewsOf(item).map(playedLeaderboard) : []),
-]
+export const leaderboardsOf = (catalog: Catalog, item: CatalogItem): readonly ItemLeaderboard[] => {
+    let ofSnapshot = leaderboardsPerSnapshot.get(catalog)
+    if (!ofSnapshot) leaderboardsPerSnapshot.set(catalog, (ofSnapshot = new WeakMap()))
+    let leaderboards = ofSnapshot.get(item)
+    if (!leaderboards) {
+        leaderboards = [
+            ...catalog.leaderboardsOf(item).map(writtenLeaderboard),
+            ...(item.type === 'level' ? catalog.boards.viewsOf(item).map(playedLeaderboard) : []),
+        ]
+        ofSnapshot.set(item, leaderboards)
+    }
+    return leaderboards
+}
 
 export const leaderboardEntry = (
     view: RequestView,
