@@ -3,8 +3,8 @@ import { isContentType, type ProtocolType } from '../content/item-types.js'
 import { offeredSearches } from './forms.js'
 import { readItemQuery, selectItems } from './item-query.js'
 import { pageSizes, paginate } from './pagination.js'
-import { asksForRecords, personRecordList } from './person-records.js'
-import { asksForWorks, personWorks } from './person-works.js'
+import { askedPersonList, personRecordList } from './person-records.js'
+import { namedPerson, worksOfPerson } from './person-works.js'
 import type { RequestView } from './request-view.js'
 
 /**
@@ -12,12 +12,13 @@ import type { RequestView } from './request-view.js'
  * keeps per renderer, to be put in as they are; the rest is the answer without them.
  */
 export const itemList = (view: RequestView, type: ProtocolType) => {
-    if (type === 'replay' && view.searchable && asksForRecords(view)) return personRecordList(view)
+    const personal = askedPersonList(view, type)
+    if (personal === 'records') return personRecordList(view)
     const settings = view.catalog.settings.types[type]
     const items = !isContentType(type)
         ? []
-        : view.searchable && asksForWorks(view)
-          ? personWorks(view, type)
+        : personal === 'works'
+          ? worksOfPerson(view, namedPerson(view), type)
           : selectItems(
                 view.catalog,
                 type,

@@ -1,8 +1,9 @@
 import type { ReplayItem, ServerItemList } from '@sonolus/core'
+import type { ProtocolType } from '../content/item-types.js'
 import type { Person } from '../people/people.js'
 import { recordsOfPerson, type PersonRecord } from './leaderboards.js'
 import { pageSizes, paginate } from './pagination.js'
-import { namedPerson } from './person-works.js'
+import { asksForWorks, namedPerson } from './person-works.js'
 import type { RequestView } from './request-view.js'
 
 /**
@@ -15,8 +16,19 @@ const recordsSearch = 'records'
 export const recordsSearchValues = (person: Person) =>
     new URLSearchParams({ type: recordsSearch, user: person.name }).toString()
 
-/** Whether a replays list asks for a person's records rather than a search of the replays. */
-export const asksForRecords = (view: RequestView) => view.query.get('type') === recordsSearch
+/**
+ * Which of a person's lists a list request asks for (with `user=NAME`): their records, of the
+ * replays only, or their items of the type; none in a static export, which cannot tell search
+ * values apart, and none for a search of the type.
+ */
+export const askedPersonList = (
+    view: RequestView,
+    type: ProtocolType,
+): 'records' | 'works' | undefined => {
+    if (!view.searchable) return undefined
+    if (type === 'replay' && view.query.get('type') === recordsSearch) return 'records'
+    return asksForWorks(view) ? 'works' : undefined
+}
 
 /** A record as a replay, tagged with its rank and board. */
 export const rankedReplay = (view: RequestView, record: PersonRecord): ReplayItem => {

@@ -1,4 +1,3 @@
-import type { CatalogItem } from '../catalog/catalog.js'
 import { newestFirst } from '../catalog/order.js'
 import type { ContentType } from '../content/item-types.js'
 import type { Person } from '../people/people.js'
@@ -34,7 +33,3 @@ export const namedPerson = (view: RequestView): Person => {
         refuse('not-found', `user ${JSON.stringify(name.slice(0, 100))} not found`)
     )
 }
-
-/** The items of a `type=works&user=NAME` list, for the list to page. */
-export const personWorks = (view: RequestView, type: ContentType): CatalogItem[] =>
-    worksOfPerson(view, namedPerson(view), type)

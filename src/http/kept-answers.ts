@@ -16,11 +16,11 @@ const cacheFor = cachesPer<ItemRenderer, EncodedAnswer>(
 /**
  * Sends a JSON answer kept by what it is of (a board page, a record, a person) rather than by
  * URL: requests that differ in parameters the answer does not read (a client's cache-buster,
- * their order) share it, and it is built, serialized and hashed once, and compressed once per encoding asked for. It is kept
- * per renderer, and so per snapshot, locale and source: a reload makes every answer again. The
- * answer may read the path, the query parameters named in `reads` and the player's
- * configuration, nothing else: an answer that depends on the signed-in player is not one to
- * keep this way.
+ * their order) share it, and it is built, serialized and hashed once, and compressed once per
+ * encoding asked for. It is kept per renderer, and so per snapshot, locale and source: a reload
+ * makes every answer again. The answer may read the path, the query parameters named in `reads`
+ * and the player's configuration, nothing else: an answer that depends on the signed-in player
+ * is not one to keep this way.
  */
 export const respondKept = <T>(ctx: ShelfContext, reads: readonly string[], build: () => T) => {
     const view = ctx.state.shelf

@@ -15,11 +15,12 @@ type Prepared = {
     common: OutgoingHttpHeaders
     /** Each representation's headers, made when it is first sent. */
     sent: Partial<Record<Encoding, Sent>>
-    bytes: number
 }
 
 /** Bytes of answers kept per snapshot, every encoding of each counted, as for the response cache inside the app. */
 const budgetBytes = 32 * 1024 * 1024
+/** What the headers of an answer's three representations are counted as. */
+const headersBytes = 3 * 256
 
 /** Headers that belong to one representation, set again for each. */
 const representationHeaders = new Set(['content-length', 'content-encoding', 'etag'])
@@ -40,7 +41,10 @@ const bodyHeaders = new Set(['content-type', 'content-length', 'content-encoding
  * asked once do not push out the ones that repeat.
  */
 export class PreparedAnswers {
-    private readonly cacheFor = cachesPer<Catalog, Prepared>(budgetBytes, (entry) => entry.bytes)
+    private readonly cacheFor = cachesPer<Catalog, Prepared>(
+        budgetBytes,
+        (entry) => entry.answer.keptBytes + headersBytes,
+    )
 
     constructor(
         private readonly currentCatalog: () => Catalog,
@@ -90,12 +94,7 @@ export class PreparedAnswers {
                 ([name]) => !representationHeaders.has(name),
             ),
         )
-        this.cacheFor(catalog).set(key, {
-            answer: answer.keep(),
-            common,
-            sent: {},
-            bytes: answer.keptBytes + 256 * 3,
-        })
+        this.cacheFor(catalog).set(key, { answer: answer.keep(), common, sent: {} })
     }
 
     private keyOf(req: IncomingMessage) {

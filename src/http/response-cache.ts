@@ -19,10 +19,11 @@ const cacheFor = cachesPer<Catalog, EncodedAnswer>(budgetBytes, (entry) => entry
 
 /**
  * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
- * rendered, serialized and hashed for its ETag once, compressed once per encoding asked for, and revalidations are answered
- * from the stored ETags. The key is everything an answer depends on today: the URL (path, locale,
- * configuration, search values), the source address and the signed-in player. Answers that depend
- * on state outside the snapshot (rooms) are marked `Cache-Control: no-store` and are not kept.
+ * rendered, serialized and hashed for its ETag once, compressed once per encoding asked for,
+ * and revalidations are answered from the stored ETags. The key is everything an answer depends
+ * on today: the URL (path, locale, configuration, search values), the source address and the
+ * signed-in player. Answers that depend on state outside the snapshot (rooms) are marked
+ * `Cache-Control: no-store` and are not kept.
  */
 export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()

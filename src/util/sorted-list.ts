@@ -1,28 +1,24 @@
 export type Order<T> = (a: T, b: T) => number
 
-/** Where `item` goes in a list sorted by `order`, found by bisection: before everything it does not follow. */
-export const insertionIndex = <T>(list: readonly T[], item: T, order: Order<T>) => {
+/** The first index of a sorted list from which `isPast` holds, found by bisection. */
+const firstIndexWhere = <T>(list: readonly T[], isPast: (entry: T) => boolean) => {
     let low = 0
     let high = list.length
     while (low < high) {
         const middle = (low + high) >>> 1
-        if (order(list[middle]!, item) < 0) low = middle + 1
-        else high = middle
-    }
-    return low
-}
-
-/** Where `item` goes in a list sorted by `order`: after everything it does not precede. */
-const placeOf = <T>(list: readonly T[], item: T, order: Order<T>) => {
-    let low = 0
-    let high = list.length
-    while (low < high) {
-        const middle = (low + high) >>> 1
-        if (order(item, list[middle]!) < 0) high = middle
+        if (isPast(list[middle]!)) high = middle
         else low = middle + 1
     }
     return low
 }
+
+/** Where `item` goes in a list sorted by `order`, found by bisection: before everything it does not follow. */
+export const insertionIndex = <T>(list: readonly T[], item: T, order: Order<T>) =>
+    firstIndexWhere(list, (entry) => order(entry, item) >= 0)
+
+/** Where `item` goes in a list sorted by `order`: after everything it does not precede. */
+const placeOf = <T>(list: readonly T[], item: T, order: Order<T>) =>
+    firstIndexWhere(list, (entry) => order(item, entry) < 0)
 
 /** Arguments spread into one call at most: the engine limits how many a call takes. */
 const argumentsAtOnce = 4096

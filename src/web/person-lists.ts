@@ -1,8 +1,8 @@
 import type { CatalogItem } from '../catalog/catalog.js'
 import type { ContentType } from '../content/item-types.js'
 import { recordsOfPerson } from '../answers/leaderboards.js'
-import { asksForRecords, rankedReplay } from '../answers/person-records.js'
-import { asksForWorks, namedPerson, worksOfPerson } from '../answers/person-works.js'
+import { askedPersonList, rankedReplay } from '../answers/person-records.js'
+import { namedPerson, worksOfPerson } from '../answers/person-works.js'
 import { cardTags } from './item-cards.js'
 import { sectionTitle } from './item-page.js'
 import type { PageRequest } from './page-frame.js'
@@ -18,8 +18,9 @@ export type ListEntry = { item: CatalogItem; tags?: string[] }
  */
 export const personList = (request: PageRequest, type: ContentType) => {
     const { view } = request
-    const records = type === 'replay' && asksForRecords(view)
-    if (!view.searchable || (!records && !asksForWorks(view))) return undefined
+    const asked = askedPersonList(view, type)
+    if (!asked) return undefined
+    const records = asked === 'records'
     const person = namedPerson(view)
     const name = view.renderer.text(person.title)
     const params = { type: view.query.get('type'), user: person.name }
