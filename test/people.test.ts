@@ -323,6 +323,11 @@ test("a person's web page leads to all their records and plays, a page at a time
         for (const card of cards) assert.match(card, /#\d+ · /, 'each with its rank and board')
         assert.match((await page.textContent('h1')) ?? '', /alice/i)
 
+        // A player's name in the list's title is text, as on their page.
+        await page.goto(`${server.url}/replays/list?type=records&user=eve-id`)
+        assert.ok(((await page.textContent('h1')) ?? '').includes(sneakyName))
+        assert.is(await page.evaluate(() => (window as { pwned?: number }).pwned), undefined)
+
         const unknown = await page.goto(`${server.url}/replays/list?type=records&user=nobody`)
         assert.is(unknown?.status(), 404)
         assert.match((await page.textContent('body')) ?? '', /user "nobody" not found/)
