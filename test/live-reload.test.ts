@@ -344,6 +344,26 @@ test('editing a comment and adding one shows in the comment list (E18)', async (
     assert.match(second?.content ?? '', /^Edited: still my favourite\./)
 })
 
+test('a comment saved into a comments folder just made in a level that had none shows in its comment list', async () => {
+    const added = 'levels/city-lights/comments/2026-06-02-ada.md'
+    await afterReload(server, [added], async () => {
+        await mkdir(file('levels/city-lights/comments'), { recursive: true })
+        await writeFile(
+            file(added),
+            '---\nauthor: Ada\ntime: 2026-06-02T09:00:00Z\n---\nFirst comment here.\n',
+        )
+    })
+    const { status, body } = await get<ServerItemCommunityCommentList>(
+        '/levels/city-lights/community/comments/list',
+    )
+    assert.is(status, 200)
+    assert.equal(
+        body.comments.map((comment) => comment.name),
+        ['2026-06-02-ada'],
+    )
+    assert.match(body.comments[0]?.content ?? '', /First comment here\./)
+})
+
 test('editing a leaderboard shows in its details (E22)', async () => {
     const path = 'levels/first-steps/leaderboards/top.yaml'
     const text = await readFile(file(path), 'utf8')

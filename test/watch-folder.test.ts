@@ -125,7 +125,7 @@ const watching = async (
     }
 }
 
-test('folders are watched a few at a time: with many more folders than an instance takes, the last one listed reports its changes', async () => {
+test('folders are watched a few at a time: with hundreds of folders, the first and the last one listed report their changes', async () => {
     const files: Record<string, string> = {}
     for (let index = 0; index < 700; index++)
         files[`levels/level-${index}/item.yaml`] = `title: Level ${index}\n`
@@ -165,8 +165,6 @@ test('a folder made after the scan with a folder inside: the inner folder still 
         await mkdir(join(root, 'levels/new/comments'), { recursive: true })
         await handed('levels/new/comments')
         await sleep(100)
-        // chokidar lists a folder again when something in it changes, and forgets the watches
-        // of the subfolders it keeps under it that the listing (filtered) does not name.
         await writeFile(join(root, 'levels/new/item.yaml'), 'title: New\n')
         await handed('levels/new/item.yaml')
         await sleep(100)
@@ -175,11 +173,40 @@ test('a folder made after the scan with a folder inside: the inner folder still 
     })
 })
 
-test('a folder chokidar cannot watch (the system limit of watches) is reported once; the first scan still finishes and the other folders report their changes', async () => {
+test('folders made at once several levels deep (mkdir -p): a file saved in the deepest is handed over, and a later save there too', async () => {
+    await watching({ 'levels/kept/item.yaml': 'title: Kept\n' }, async (root, handed) => {
+        const deep = join(root, 'levels/kept/extra/one/two')
+        await mkdir(deep, { recursive: true })
+        await writeFile(join(deep, 'first.md'), 'First\n')
+        await handed('levels/kept/extra/one/two/first.md')
+        await writeFile(join(deep, 'second.md'), 'Second\n')
+        await handed('levels/kept/extra/one/two/second.md')
+    })
+})
+
+test('a folder removed and made again in the same moment (a checkout) is watched again: a later save in it is handed over', async () => {
+    await watching(
+        { 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' },
+        async (root, handed) => {
+            // All before the watcher hears of any of it: its events find a folder under the name.
+            fs.rmSync(join(root, 'levels/again'), { recursive: true })
+            fs.mkdirSync(join(root, 'levels/again/comments'), { recursive: true })
+            fs.writeFileSync(join(root, 'levels/again/item.yaml'), 'title: Second\n')
+            // Not reported by any watch: found by the listing of the folder watched again.
+            await handed('levels/again/item.yaml')
+            await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
+            await handed('levels/again/comments/two.md')
+            await writeFile(join(root, 'levels/again/data.json'), '{}\n')
+            await handed('levels/again/data.json')
+        },
+    )
+})
+
+test('a folder that cannot be watched (the system limit of watches) is reported once; the first scan still finishes and the other folders report their changes', async () => {
     const realWatch = fs.watch
     const realError = console.error
     const said: string[] = []
-    // chokidar calls node:fs's watch through the module's exports, which this swaps for one that fails on two folders.
+    // The watcher calls node:fs's watch through the module's exports, which this swaps for one that fails on two folders.
     fs.watch = ((path: string, ...rest: unknown[]) => {
         if (/level-(3|4)$/.test(path))
             throw Object.assign(
