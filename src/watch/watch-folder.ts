@@ -151,7 +151,7 @@ export const watchFolder = (
     }
     /** Folders being watched and listed: the first scan takes more only while they are few. */
     let listing = 0
-    /** Wakes the first scan when it waits: a folder found, a folder listed, the root listed. */
+    /** Wakes the first scan when it waits: a folder found, a folder listed, the root listed, the watcher closed. */
     let wake = () => {}
 
     /** A folder found, to be watched: in its turn during the first scan, at once after it (then everything in it is new). */
@@ -272,8 +272,6 @@ export const watchFolder = (
      * requests get theirs in between. It is done when the root is listed and every folder found
      * is watched and listed.
      */
-    let closing: () => void = () => {}
-    const closingSignal = new Promise<void>((resolve) => (closing = resolve))
     const scan = async () => {
         watchRoot = await realpath(root).catch(() => root)
         if (closed) return
@@ -290,8 +288,7 @@ export const watchFolder = (
         rootWatch.on('error', (error) => reportError(error as NodeJS.ErrnoException))
         let rootListed = false
         // Not events.once, which rejects on the first 'error': that is reported, and chokidar still says 'ready'.
-        const listed = new Promise<void>((resolve) => rootWatch!.once('ready', () => resolve()))
-        void Promise.race([listed, closingSignal]).then(() => {
+        rootWatch.once('ready', () => {
             rootListed = true
             wake()
         })
@@ -307,7 +304,8 @@ export const watchFolder = (
                 continue
             }
             if (rootListed && listing === 0) break
-            await Promise.race([new Promise<void>((resolve) => (wake = resolve)), closingSignal])
+            // Not raced against a promise of the closing, which would keep a reaction of every wait.
+            await new Promise<void>((resolve) => (wake = resolve))
             wake = () => {}
             turnStarted = performance.now()
         }
@@ -323,7 +321,7 @@ export const watchFolder = (
         ready,
         close: async () => {
             closed = true
-            closing()
+            wake()
             clearTimeout(quietTimer)
             for (const watcher of folders.values()) watcher?.close()
             await rootWatch?.close()
