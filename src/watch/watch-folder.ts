@@ -40,9 +40,10 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
  * callbacks; so folders are taken a few at a time between turns of the event loop instead, at
  * most `maxFoldersAtOnce` being listed, and only one while the loop is busy with something else:
  * a turn of the loop that took longer than `busyTurnMs` (requests, say) drops the allowance to
- * one folder, a quick one raises it by one. (Measured with chokidar watching every folder, at
- * 10,000 levels under 10 connections asking a list page, `bench/watch-scan.ts`: the page's p99
- * during the scan 2.2–3.3 times its p99 after, against 4.8–7.9 times with batches of 64.)
+ * one folder, a quick one raises it by one. With chokidar watching every folder, at 10,000
+ * levels under 10 connections asking a list page (`bench/watch-scan.ts`), the page's p99 during
+ * the scan was 2.2–3.3 times its p99 after, against 4.8–7.9 times with batches of 64
+ * (docs/performance.md, "Watching").
  */
 const maxFoldersAtOnce = 8
 const busyTurnMs = 0.5
@@ -69,10 +70,11 @@ const changedSince = (readSince: number, stats: Stats) =>
  * folders, the items, their comments, leaderboards and whatever else they hold) by Node's own
  * `fs.watch`. A real catalog holds its items by the hundred thousand, and chokidar's bookkeeping
  * of a watched folder costs about 3.2 KB and 30 objects (its path under several names, a closer,
- * a listener set, a directory entry, a helper per `add`) against Node's 240 B: at 100,000
- * folders a third of the heap, which made the collector's marking steps long enough to show in
- * requests' latency. Node's watch also names the entry that changed, where chokidar lists the
- * folder again and states every entry (a comment into ten thousand, ten thousand stats).
+ * a listener set, a directory entry, a helper per `add`): at 100,000 folders a third of the
+ * heap, which made the collector's marking steps long enough to show in requests' latency.
+ * Node's watch with this watcher's note of it keeps about 0.7 KB a folder. It also names the
+ * entry that changed, where chokidar lists the folder again and states every entry (a comment
+ * into ten thousand, ten thousand stats).
  *
  * A folder is watched before it is listed, so that nothing made meanwhile is missed, and what its
  * listing finds changed since the reading counts as a change too: a file saved in that moment is
