@@ -130,9 +130,9 @@ const openContent = async (options: ShelfOptions) => {
         parseCache,
     })
     await state.loadAll()
+    const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     await processor.saveCache()
     await parseCache.save()
-    const community = openCommunity(content, stateFolder, validator, containment)
     return { content, state, processor, stateFolder, containment, community, converter }
 }
 
@@ -142,8 +142,11 @@ const openCommunity = (
     stateFolder: string,
     validator: ContentValidator,
     containment: Containment,
+    parseCache: StartParseCache,
 ): CommunitySources => {
-    const userFiles = new UserFiles(content, validator, containment)
+    const userFiles = new UserFiles(content, validator, containment, (file, text) =>
+        parseCache.parse(file, text),
+    )
     userFiles.loadAll()
     return {
         plays: PlayResults.open(join(stateFolder, 'plays.jsonl')),
