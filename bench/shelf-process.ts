@@ -152,8 +152,11 @@ export function startServer(
     contentDir: string | undefined,
 ): Promise<RunningServer> {
     const started = performance.now()
+    // The example is the content folder of the checkout whose server runs (not of the one the
+    // benchmark runs from), as under `npm start`, and as stateFolderOf removes for a cold start.
     const serveArgs = [
-        ...(contentDir === undefined ? [] : ['--content', contentDir]),
+        '--content',
+        contentDir ?? join(projectOf(options.server), 'content'),
         '--port',
         '0',
         '--host',
