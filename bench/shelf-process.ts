@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { get, type IncomingHttpHeaders } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -97,6 +97,8 @@ export interface RunningServer {
     url: string
     /** Until the listening line. */
     startupSeconds: number
+    /** CPU (user + system) used until the listening line; under npm, by its whole process group. */
+    startupCpuSeconds: number | null
     /** Until every folder is watched: measurements start only then. Null with --no-watch, or when resolved at listening. */
     watchingSeconds: number | null
     /** Seconds from the launch until every folder is watched; null with --no-watch. */
@@ -115,6 +117,8 @@ export interface StartMeasurement {
     cache: CacheState
     launch?: Launch
     startupSeconds: number
+    /** CPU seconds until the listening line (npm, its shell and node under `npm start`). */
+    startupCpuSeconds: number | null
     /** Until every folder is watched; null with --no-watch. */
     watchingSeconds: number | null
     peakRssMiB: number | null
@@ -148,8 +152,11 @@ export function startServer(
     contentDir: string | undefined,
 ): Promise<RunningServer> {
     const started = performance.now()
+    // The example is the content folder of the checkout whose server runs (not of the one the
+    // benchmark runs from), as under `npm start`, and as stateFolderOf removes for a cold start.
     const serveArgs = [
-        ...(contentDir === undefined ? [] : ['--content', contentDir]),
+        '--content',
+        contentDir ?? join(projectOf(options.server), 'content'),
         '--port',
         '0',
         '--host',
@@ -194,10 +201,21 @@ export function startServer(
         child.once('error', (error) => fail(`could not start: ${error.message}`))
         child.once('exit', (code, signal) => fail(`exited before listening (${signal ?? code})`))
         let listening: { url: string; startupSeconds: number } | undefined
+        // Read at the listening line, before the first request or the watcher's scan adds to it.
+        let startupCpu: Promise<number | null> = Promise.resolve(null)
         const ready = (watchingSeconds: number | null) => {
             clearTimeout(timer)
             child.removeAllListeners('exit')
-            resolvePromise({ child, ...listening!, watchingSeconds, watched, output: tail.get })
+            void startupCpu.then((startupCpuSeconds) =>
+                resolvePromise({
+                    child,
+                    ...listening!,
+                    startupCpuSeconds,
+                    watchingSeconds,
+                    watched,
+                    output: tail.get,
+                }),
+            )
         }
         lines.on('line', (line) => {
             tail.push(`${line}\n`)
@@ -207,6 +225,10 @@ export function startServer(
                     url: match[1].replace(/\/+$/, ''),
                     startupSeconds: (performance.now() - started) / 1000,
                 }
+                startupCpu =
+                    options.launch === 'npm start'
+                        ? groupCpuSecondsOf(child.pid)
+                        : cpuSecondsOf(child.pid)
                 if (!watches || options.untilListening) ready(null)
             } else if (listening && WATCHING_LINE.test(line)) {
                 const seconds = (performance.now() - started) / 1000
@@ -270,6 +292,23 @@ export async function cpuSecondsOf(pid: number | undefined): Promise<number | nu
     } catch {
         return null
     }
+}
+
+/**
+ * CPU seconds used so far by the living processes of the group `leader` leads (Linux), or null:
+ * `npm start`'s npm, its shell and the server node.
+ */
+async function groupCpuSecondsOf(leader: number | undefined): Promise<number | null> {
+    if (leader === undefined) return null
+    let total = 0
+    for (const entry of await readdir('/proc').catch(() => [])) {
+        if (!/^\d+$/.test(entry)) continue
+        const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '')
+        // After the name in parentheses: state, parent, then the process group.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        if (Number(fields[2]) === leader) total += (await cpuSecondsOf(Number(entry))) ?? 0
+    }
+    return total
 }
 
 export function toMiB(bytes: number | undefined): number | null {
@@ -362,6 +401,7 @@ export async function startMeasured(
             cache,
             launch: options.launch ?? 'node',
             startupSeconds: server.startupSeconds,
+            startupCpuSeconds: server.startupCpuSeconds,
             watchingSeconds: server.watchingSeconds,
             peakRssMiB: toMiB(memory?.peakBytes),
             rssAfterListMiB: toMiB(memory?.rssBytes),
@@ -399,6 +439,7 @@ export function failedMeasurement(
         levels,
         cache,
         startupSeconds: Number.NaN,
+        startupCpuSeconds: null,
         watchingSeconds: null,
         peakRssMiB: null,
         rssAfterListMiB: null,
@@ -415,6 +456,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         'launch',
         'cache',
         'start-up s',
+        'CPU s',
         'watching s',
         'peak RSS MiB',
         'RSS after list MiB',
@@ -426,6 +468,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         row.launch ?? 'node',
         row.cache,
         formatNumber(row.startupSeconds, 2),
+        formatNumber(row.startupCpuSeconds, 2),
         row.watchingSeconds === null ? '-' : formatNumber(row.watchingSeconds, 2),
         formatNumber(row.peakRssMiB, 1),
         formatNumber(row.rssAfterListMiB, 1),
@@ -435,5 +478,5 @@ export function renderStartTable(rows: StartMeasurement[]): string {
     const failures = rows
         .filter((row) => row.error !== undefined)
         .map((row) => `\n${row.levels} levels, ${row.cache}: ${row.error}`)
-    return renderTable(header, body, [1, 2, 8]) + failures.join('')
+    return renderTable(header, body, [1, 2, 9]) + failures.join('')
 }

@@ -36,7 +36,7 @@ export const defaultConversionLimits: ConversionLimits = {
 export type Converted = { bytes: Buffer; entities: number }
 
 const workerModule = new URL(
-    `./chart-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+    `../charts/chart-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
     import.meta.url,
 )
 
