@@ -12,11 +12,12 @@
  *                                           [--server dist/cli/main.js,OTHER/dist/cli/main.js] [--json]
  *   node --import tsx bench/watch-memory.ts --serve --levels 100000 [--shelf-args "--cache DIR"] …
  *
- * Several servers (comma-separated) are run in turn, run by run, so that builds compared meet the
+ * The watcher alone is taken from a build's `dist/watch/watch-folder.js`, or, when the build is
+ * bundled, from the project's `src/` (through tsx). Several servers (comma-separated) are run in turn, run by run, so that builds compared meet the
  * same load. The tree is only read (give `--cache DIR` to keep a shared tree's `.shelf` unwritten).
  */
 import { spawn } from 'node:child_process'
-import { readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { opendir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -67,14 +68,28 @@ const countFolders = async (root: string): Promise<number> => {
 const runWatcher = (server: string, root: string) =>
     new Promise<{ scanMs: number; cpuMs: number; live: number; peakKiB: number }>(
         (resolvePromise, reject) => {
-            const watchModule = pathToFileURL(
-                join(dirname(server), '..', 'watch', 'watch-folder.js'),
-            )
+            // A build of one module a file has the watcher's own; a bundled one, only its sources (run by tsx).
+            const built = join(dirname(server), '..', 'watch', 'watch-folder.js')
+            const project = join(dirname(server), '..', '..')
+            const watchModule = existsSync(built)
+                ? built
+                : join(project, 'src', 'watch', 'watch-folder.ts')
             const child = spawn(
                 process.execPath,
-                ['--expose-gc', '--input-type=module', '-e', childScript],
+                [
+                    '--expose-gc',
+                    ...(existsSync(built) ? [] : ['--import', 'tsx']),
+                    '--input-type=module',
+                    '-e',
+                    childScript,
+                ],
                 {
-                    env: { ...process.env, WATCH_MODULE: watchModule.href, WATCH_ROOT: root },
+                    cwd: project,
+                    env: {
+                        ...process.env,
+                        WATCH_MODULE: pathToFileURL(watchModule).href,
+                        WATCH_ROOT: root,
+                    },
                     stdio: ['ignore', 'pipe', 'inherit'],
                 },
             )
