@@ -3,7 +3,7 @@
  * prints where it listens, asked over plain node:http, and measured through /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { get, type IncomingHttpHeaders } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
@@ -97,6 +97,8 @@ export interface RunningServer {
     url: string
     /** Until the listening line. */
     startupSeconds: number
+    /** CPU seconds (user and system) the server had used at the listening line: with `npm start`, its whole process group. */
+    cpuSeconds: number | null
     /** Until every folder is watched: measurements start only then. Null with --no-watch, or when resolved at listening. */
     watchingSeconds: number | null
     /** Seconds from the launch until every folder is watched; null with --no-watch. */
@@ -115,6 +117,8 @@ export interface StartMeasurement {
     cache: CacheState
     launch?: Launch
     startupSeconds: number
+    /** CPU seconds to the listening line: what the start costs however busy the machine. */
+    cpuSeconds: number | null
     /** Until every folder is watched; null with --no-watch. */
     watchingSeconds: number | null
     peakRssMiB: number | null
@@ -193,7 +197,8 @@ export function startServer(
         )
         child.once('error', (error) => fail(`could not start: ${error.message}`))
         child.once('exit', (code, signal) => fail(`exited before listening (${signal ?? code})`))
-        let listening: { url: string; startupSeconds: number } | undefined
+        let listening:
+            { url: string; startupSeconds: number; cpuSeconds: number | null } | undefined
         const ready = (watchingSeconds: number | null) => {
             clearTimeout(timer)
             child.removeAllListeners('exit')
@@ -206,6 +211,10 @@ export function startServer(
                 listening = {
                     url: match[1].replace(/\/+$/, ''),
                     startupSeconds: (performance.now() - started) / 1000,
+                    cpuSeconds:
+                        options.launch === 'npm start'
+                            ? groupCpuSecondsOf(child.pid)
+                            : processCpuSecondsOf(child.pid),
                 }
                 if (!watches || options.untilListening) ready(null)
             } else if (listening && WATCHING_LINE.test(line)) {
@@ -256,20 +265,45 @@ export async function readMemory(pid: number | undefined): Promise<Memory | null
 /** Linux's clock ticks a second, the unit of /proc/PID/stat's times. */
 const CLOCK_TICKS = 100
 
+/** The fields of /proc/PID/stat after the command's name (state first), or null when gone. */
+const statFields = (pid: number | string) => {
+    try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    } catch {
+        return null
+    }
+}
+
+/** utime + stime, and with `children` cutime + cstime (the children it waited for), in seconds. */
+const cpuOfFields = (fields: string[], children: boolean) =>
+    [11, 12, ...(children ? [13, 14] : [])].reduce((sum, index) => sum + Number(fields[index]), 0) /
+    CLOCK_TICKS
+
+/** Read at once (synchronously), at the moment a line says the server listens. */
+const processCpuSecondsOf = (pid: number | undefined) => {
+    const fields = pid === undefined ? null : statFields(pid)
+    return fields && cpuOfFields(fields, false)
+}
+
+/** The CPU seconds of a process group: `npm start`'s npm, its shell and node, and the children they waited for. */
+const groupCpuSecondsOf = (group: number | undefined) => {
+    if (group === undefined) return null
+    let sum = 0
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        const fields = statFields(pid)
+        // After the state: ppid, then the process group.
+        if (fields && Number(fields[2]) === group) sum += cpuOfFields(fields, true)
+    }
+    return sum
+}
+
 /**
  * User and system CPU seconds a process has used so far (Linux), or null. Per request it says
  * what a request costs the server however busy the rest of a shared machine is.
  */
 export async function cpuSecondsOf(pid: number | undefined): Promise<number | null> {
-    if (pid === undefined) return null
-    try {
-        const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
-        // After the command's name in parentheses: state, then 10 fields, then utime and stime.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
-    } catch {
-        return null
-    }
+    return processCpuSecondsOf(pid)
 }
 
 export function toMiB(bytes: number | undefined): number | null {
@@ -362,6 +396,7 @@ export async function startMeasured(
             cache,
             launch: options.launch ?? 'node',
             startupSeconds: server.startupSeconds,
+            cpuSeconds: server.cpuSeconds,
             watchingSeconds: server.watchingSeconds,
             peakRssMiB: toMiB(memory?.peakBytes),
             rssAfterListMiB: toMiB(memory?.rssBytes),
@@ -399,6 +434,7 @@ export function failedMeasurement(
         levels,
         cache,
         startupSeconds: Number.NaN,
+        cpuSeconds: null,
         watchingSeconds: null,
         peakRssMiB: null,
         rssAfterListMiB: null,
@@ -415,6 +451,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         'launch',
         'cache',
         'start-up s',
+        'cpu s',
         'watching s',
         'peak RSS MiB',
         'RSS after list MiB',
@@ -426,6 +463,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         row.launch ?? 'node',
         row.cache,
         formatNumber(row.startupSeconds, 2),
+        formatNumber(row.cpuSeconds, 2),
         row.watchingSeconds === null ? '-' : formatNumber(row.watchingSeconds, 2),
         formatNumber(row.peakRssMiB, 1),
         formatNumber(row.rssAfterListMiB, 1),
@@ -435,5 +473,5 @@ export function renderStartTable(rows: StartMeasurement[]): string {
     const failures = rows
         .filter((row) => row.error !== undefined)
         .map((row) => `\n${row.levels} levels, ${row.cache}: ${row.error}`)
-    return renderTable(header, body, [1, 2, 8]) + failures.join('')
+    return renderTable(header, body, [1, 2, 9]) + failures.join('')
 }
