@@ -14,7 +14,7 @@ import type { Problem } from '../src/content/problems.js'
 import { getBytes, sha1 } from './support/fixtures.js'
 import { getJson, startTestServer, temporaryFolder } from './support/server.js'
 
-/** Enough that the files asked for in one turn of the event loop go to workers (64 or more). */
+/** Enough that the files asked for in one turn of the event loop go to a worker (32 or more). */
 const levelCount = 200
 const roles = ['cover', 'bgm', 'preview', 'data'] as const
 

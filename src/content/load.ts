@@ -150,7 +150,7 @@ const defaultsFileName = '_defaults.yaml'
  * for a worker thread (resource-batches.ts) while the main thread reads on, without exhausting
  * file descriptors (the few large files are read asynchronously).
  */
-export const concurrency = 256
+export const concurrency = 128
 
 export const isSafeName = (name: string) => safeName.test(name)
 

@@ -17,9 +17,7 @@ type Helper = {
     worker: Worker
     /** The batches sent and not yet answered, in order: a worker answers them in turn. */
     sent: Job[][]
-    /** The work sent and not yet answered, in bytes (`weightOf`): the next batch goes to the worker with the least. */
-    load: number
-    /** Whether its modules are loaded: until one is, the main thread does small batches itself. */
+    /** Whether its modules are loaded: until then, the main thread does small batches itself. */
     ready: boolean
     retirement?: NodeJS.Timeout
 }
@@ -29,18 +27,15 @@ type Helper = {
  * thread when no worker runs: a reload of a few files, or a warm start's few changes, never pays
  * a worker's start (tens of milliseconds, more than a few small files' work).
  */
-const filesWorthAWorker = 64
+const filesWorthAWorker = 32
 const bytesWorthAWorker = 256 * 1024
 
 /**
  * Files sent to a worker at once: enough to make the round trip cheap, few enough that answers
  * come back while the loader reads on; a large file (a long chart) goes with few others.
  */
-const filesPerBatch = 64
+const filesPerBatch = 32
 const bytesPerBatch = 1024 * 1024
-
-/** What a file costs a worker, in bytes: its own, and about a KiB's worth for opening and reading it. */
-const weightOf = (job: Job) => job.size + 1024
 
 const bytesOf = (jobs: Job[]) => jobs.reduce((sum, job) => sum + job.size, 0)
 
@@ -48,17 +43,16 @@ const bytesOf = (jobs: Job[]) => jobs.reduce((sum, job) => sum + job.size, 0)
 const idleWorkerMs = 10_000
 
 /**
- * Reads, makes and hashes small resource files in batches on worker threads, so that a first
- * start uses a second core for it while the main thread lists folders and parses records. The
- * files asked for during one turn of the event loop go out together, split into batches.
+ * Reads, makes and hashes resource files in batches on a worker thread, so that a first start
+ * uses a second core for it while the main thread lists folders and parses records. The files
+ * asked for during one turn of the event loop go out together, split into batches. One worker:
+ * a second cost a 10,000-level cold start 80 MiB more and a second of CPU more, for no gain on
+ * two cores.
  */
 export class ResourceBatches {
     private queue: Job[] = []
-    private readonly helpers: Helper[] = []
+    private helper: Helper | undefined
     private closed = false
-
-    /** Two: the main thread, listing folders and parsing records, keeps two busy at most. */
-    constructor(private readonly maxWorkers = 2) {}
 
     /** The file's work, done with the other files asked for during this turn of the event loop. */
     work(work: FileWork, size: number): Promise<WorkDone> {
@@ -68,10 +62,12 @@ export class ResourceBatches {
         })
     }
 
-    /** Ends the workers; files asked for after this are done on the main thread. */
+    /** Ends the worker; files asked for after this are done on the main thread. */
     async close() {
         this.closed = true
-        await Promise.all(this.helpers.splice(0).map((helper) => this.end(helper)))
+        const helper = this.helper
+        this.helper = undefined
+        if (helper) await this.end(helper)
     }
 
     private flush() {
@@ -79,25 +75,21 @@ export class ResourceBatches {
         this.queue = []
         const few = (jobs: Job[]) =>
             jobs.length < filesWorthAWorker && bytesOf(jobs) < bytesWorthAWorker
-        if (this.closed || (!this.helpers.length && few(jobs))) {
+        if (this.closed || (!this.helper && few(jobs))) {
             for (const job of jobs) workHere(job)
             return
         }
-        while (this.helpers.length < this.maxWorkers) this.helpers.push(this.startHelper())
+        const helper = (this.helper ??= this.startHelper())
         for (const batch of batches(jobs)) {
-            // While the workers start (a tenth of a second or more), the main thread has nothing
+            // While the worker starts (a tenth of a second or more), the main thread has nothing
             // else to do: the items it reads wait for their files.
-            if (few(batch) && !this.helpers.some((helper) => helper.ready)) {
+            if (few(batch) && !helper.ready) {
                 for (const job of batch) workHere(job)
                 continue
             }
-            const helper = this.helpers.reduce((least, next) =>
-                next.load < least.load ? next : least,
-            )
             clearTimeout(helper.retirement)
             helper.worker.ref()
             helper.sent.push(batch)
-            helper.load += batch.reduce((sum, job) => sum + weightOf(job), 0)
             helper.worker.postMessage(batch.map((job) => job.work))
         }
     }
@@ -106,12 +98,10 @@ export class ResourceBatches {
         const helper: Helper = {
             worker: startWorker(import.meta.url, 'resource-worker'),
             sent: [],
-            load: 0,
             ready: false,
         }
         const fail = (error: Error) => {
-            const index = this.helpers.indexOf(helper)
-            if (index >= 0) this.helpers.splice(index, 1)
+            if (this.helper === helper) this.helper = undefined
             clearTimeout(helper.retirement)
             for (const job of helper.sent.splice(0).flat()) job.reject(error)
         }
@@ -127,13 +117,11 @@ export class ResourceBatches {
 
     private answered(helper: Helper, { done, made }: BatchAnswer) {
         const batch = helper.sent.shift()!
-        helper.load -= batch.reduce((sum, job) => sum + weightOf(job), 0)
         if (!helper.sent.length) {
             // An idle worker does not keep the process alive, and gives its memory back after a while.
             helper.worker.unref()
             helper.retirement = setTimeout(() => {
-                const index = this.helpers.indexOf(helper)
-                if (index >= 0) this.helpers.splice(index, 1)
+                if (this.helper === helper) this.helper = undefined
                 void this.end(helper)
             }, idleWorkerMs).unref()
         }

@@ -1,6 +1,6 @@
 /**
- * Runs in a worker thread (resource-batches.ts): reads, makes and hashes a batch of small
- * resource files at a time, and hands back the bytes made of all of them in one buffer, moved
+ * Runs in a worker thread (resource-batches.ts): reads, makes and hashes a batch of resource
+ * files at a time, and hands back the bytes made of all of them in one buffer, moved
  * rather than copied. A file is a few hundred bytes, so a thread's round trip for each would cost
  * more than its work.
  */
