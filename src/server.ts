@@ -120,16 +120,21 @@ const openContent = async (options: ShelfOptions) => {
     const processor = new ResourceProcessor(stateFolder, hashes)
     const validator = new ContentValidator()
     const converter = new ChartConverter({ ...defaultConversionLimits, ...options.chartLimits })
+    // What the first load's listings find of writes cut short, so the sweep after the start lists nothing again.
+    const leftovers: string[] = []
+    let loaded = false
     const state = new ContentState(content, {
         validator,
         processor,
         containment,
         charts: { packages: new EnginePackages(content), converter },
+        noticeLeftover: (path) => loaded || leftovers.push(path),
     })
     await state.loadAll()
+    loaded = true
     await processor.saveCache()
     const community = openCommunity(content, stateFolder, validator, containment)
-    return { content, state, processor, stateFolder, containment, community, converter }
+    return { content, state, processor, stateFolder, containment, community, converter, leftovers }
 }
 
 /** What boards and people are made of besides the items, kept in the state folder across restarts. */
@@ -213,7 +218,7 @@ export const startShelf = async (
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
-    const { content, state, processor, stateFolder, containment, community, converter } =
+    const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
         await openContent(options)
     let catalog = await nextCatalog(state, community, options)
     // A unit that changes keeps what served under its name, for a new record with broken references.
@@ -292,8 +297,8 @@ export const startShelf = async (
         : undefined
     const watching = watcher?.ready ?? Promise.resolve()
     // After the start, not in its way; only a server whose players write touches the folder.
-    const leftovers = writes
-        ? watching.then(() => removeLeftovers(content, writes.uploadFolder, readSince))
+    const removedLeftovers = writes
+        ? watching.then(() => removeLeftovers(content, leftovers, writes.uploadFolder, readSince))
         : Promise.resolve([])
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     return {
@@ -304,12 +309,12 @@ export const startShelf = async (
         catalog: () => catalog,
         watching,
         events,
-        leftovers,
+        leftovers: removedLeftovers,
         warnings,
         gitUpstream: git?.upstream,
         sharedState: shared.description,
         close: async () => {
-            await leftovers.catch(() => undefined)
+            await removedLeftovers.catch(() => undefined)
             await git?.close()
             await watcher?.close()
             live?.close()

@@ -15,6 +15,7 @@ import {
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
+import { isWriteLeftover } from '../util/write-leftovers.js'
 import { FileRecords, type FileOutcome } from './file-records.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
 import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.js'
@@ -135,6 +136,8 @@ export type LoadTools = {
     charts: ChartTools
     /** An engine as the folder serves it now, for the package that converts a level's chart. */
     engineOf?: (name: string) => ItemRecord | undefined
+    /** Told of each leftover of a write cut short that a listing finds (its path), for the start's sweep. */
+    noticeLeftover?: (path: string) => void
 }
 
 /** A listed entry of a folder, a link taken for what it points at. */
@@ -671,6 +674,9 @@ export class FolderLoader {
                 folder,
                 entries.filter((entry) => entry.kind === 'outside').map((entry) => entry.name),
             )
+            for (const { name, kind } of entries)
+                if ((kind === 'file' || kind === 'folder') && isWriteLeftover(name, kind))
+                    this.noticeLeftover(folder ? `${folder}/${name}` : name)
             return entries
         } catch (error) {
             this.reportListingError(folder, error)
@@ -686,6 +692,10 @@ export class FolderLoader {
                 this.tools.containment,
             )
             this.reportOutside(folder, listing.outside ?? [])
+            for (const name of listing.files)
+                if (isWriteLeftover(name, 'file')) this.noticeLeftover(`${folder}/${name}`)
+            for (const name of listing.folders)
+                if (isWriteLeftover(name, 'folder')) this.noticeLeftover(`${folder}/${name}`)
             return listing
         } catch (error) {
             this.reportListingError(folder, error)
@@ -698,6 +708,10 @@ export class FolderLoader {
         const kind = this.tools.containment.kindAt(join(this.root, file))
         if (kind === 'outside') this.reportOutside('', [file])
         return kind
+    }
+
+    private noticeLeftover(path: string) {
+        this.tools.noticeLeftover?.(path)
     }
 
     private reportOutside(folder: string, names: string[]) {

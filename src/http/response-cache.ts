@@ -2,6 +2,7 @@ import etag from 'etag'
 import type { Context, Next } from 'koa'
 import type { Catalog } from '../catalog/catalog.js'
 import { cachesPer } from './answer-caches.js'
+import { AskedBefore } from './asked-before.js'
 import type { EncodedState } from './encode-answers.js'
 import { EncodedAnswer } from './encoded-answer.js'
 import type { ShelfContext } from './request-state.js'
@@ -16,10 +17,13 @@ const budgetBytes = 32 * 1024 * 1024
 export const worthKeeping = (ctx: Context) => !ctx.query.keywords
 
 const cacheFor = cachesPer<Catalog, EncodedAnswer>(budgetBytes, (entry) => entry.keptBytes + 64)
+/** Shared by every snapshot: a URL asked for before a reload is as likely to be asked for after it. */
+const askedBefore = new AskedBefore(1 << 16)
 
 /**
- * A snapshot never changes, so the answer to a GET is the same until the next reload: it is
- * rendered, serialized and hashed for its ETag once, compressed once per encoding asked for,
+ * A snapshot never changes, so the answer to a GET is the same until the next reload: asked for a
+ * second time (`AskedBefore`), it is kept, and from then on it is not rendered, serialized and
+ * hashed for its ETag again, and it is compressed once per encoding asked for,
  * and revalidations are answered from the stored ETags. The key is everything an answer depends
  * on today: the URL (path, locale, configuration, search values), the source address and the
  * signed-in player. Answers that depend on state outside the snapshot (rooms) are marked
@@ -34,7 +38,7 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     const key = `${renderer.source}\n${user?.id ?? ''}\n${ctx.url}`
     const state = ctx.state as EncodedState
     const hit = cache.get(key)
-    state.askedBefore = hit !== undefined
+    state.askedBefore = hit !== undefined || askedBefore.note(key)
     if (hit) {
         ctx.type = 'application/json; charset=utf-8'
         ctx.body = hit.identity.body
@@ -53,8 +57,9 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     // An answer kept by what it is of (kept-answers.ts) is compressed already: the URL shares it.
     const kept = state.encodedAnswer?.identity.body === answered ? state.encodedAnswer : undefined
     const body = Buffer.isBuffer(answered) ? answered : Buffer.from(answered)
+    // Compressed as a kept answer from the first ask on, so that each ask gets the same bytes for one ETag.
     const entry = (kept ?? new EncodedAnswer(body, etag(body), true)).keep()
-    cache.set(key, entry)
+    if (state.askedBefore) cache.set(key, entry)
     ctx.body = body
     state.encodedAnswer = entry
 }

@@ -10,7 +10,7 @@ import type { CatalogUpdates } from '../updates/catalog-updates.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { Refusal } from '../util/refusal.js'
 import { ItemLocks } from './item-lock.js'
-import { asideName, isAsideName } from './leftovers.js'
+import { asideName, isAsideName } from '../util/write-leftovers.js'
 
 /**
  * A name for something a player makes: the time in base 36, so names sort by creation, and
