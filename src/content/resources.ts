@@ -144,7 +144,7 @@ export class ResourceProcessor {
         this.processedFiles = Promise.resolve(filesOnDisk)
     }
 
-    /** Ends the workers reading resources (files processed after this are read on the main thread). */
+    /** Ends the worker reading resources (files processed after this are read on the main thread). */
     close() {
         return this.batches.close()
     }
