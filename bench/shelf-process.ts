@@ -3,8 +3,8 @@
  * prints where it listens, asked over plain node:http, and measured through /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
 import { get, type IncomingHttpHeaders } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -97,8 +97,8 @@ export interface RunningServer {
     url: string
     /** Until the listening line. */
     startupSeconds: number
-    /** CPU seconds (user and system) the server had used at the listening line: with `npm start`, its whole process group. */
-    cpuSeconds: number | null
+    /** CPU (user + system) used until the listening line; under npm, by its whole process group. */
+    startupCpuSeconds: number | null
     /** Until every folder is watched: measurements start only then. Null with --no-watch, or when resolved at listening. */
     watchingSeconds: number | null
     /** Seconds from the launch until every folder is watched; null with --no-watch. */
@@ -117,8 +117,8 @@ export interface StartMeasurement {
     cache: CacheState
     launch?: Launch
     startupSeconds: number
-    /** CPU seconds to the listening line: what the start costs however busy the machine. */
-    cpuSeconds: number | null
+    /** CPU seconds until the listening line (npm, its shell and node under `npm start`). */
+    startupCpuSeconds: number | null
     /** Until every folder is watched; null with --no-watch. */
     watchingSeconds: number | null
     peakRssMiB: number | null
@@ -152,8 +152,11 @@ export function startServer(
     contentDir: string | undefined,
 ): Promise<RunningServer> {
     const started = performance.now()
+    // The example is the content folder of the checkout whose server runs (not of the one the
+    // benchmark runs from), as under `npm start`, and as stateFolderOf removes for a cold start.
     const serveArgs = [
-        ...(contentDir === undefined ? [] : ['--content', contentDir]),
+        '--content',
+        contentDir ?? join(projectOf(options.server), 'content'),
         '--port',
         '0',
         '--host',
@@ -197,12 +200,22 @@ export function startServer(
         )
         child.once('error', (error) => fail(`could not start: ${error.message}`))
         child.once('exit', (code, signal) => fail(`exited before listening (${signal ?? code})`))
-        let listening:
-            { url: string; startupSeconds: number; cpuSeconds: number | null } | undefined
+        let listening: { url: string; startupSeconds: number } | undefined
+        // Read at the listening line, before the first request or the watcher's scan adds to it.
+        let startupCpu: Promise<number | null> = Promise.resolve(null)
         const ready = (watchingSeconds: number | null) => {
             clearTimeout(timer)
             child.removeAllListeners('exit')
-            resolvePromise({ child, ...listening!, watchingSeconds, watched, output: tail.get })
+            void startupCpu.then((startupCpuSeconds) =>
+                resolvePromise({
+                    child,
+                    ...listening!,
+                    startupCpuSeconds,
+                    watchingSeconds,
+                    watched,
+                    output: tail.get,
+                }),
+            )
         }
         lines.on('line', (line) => {
             tail.push(`${line}\n`)
@@ -211,11 +224,11 @@ export function startServer(
                 listening = {
                     url: match[1].replace(/\/+$/, ''),
                     startupSeconds: (performance.now() - started) / 1000,
-                    cpuSeconds:
-                        options.launch === 'npm start'
-                            ? groupCpuSecondsOf(child.pid)
-                            : processCpuSecondsOf(child.pid),
                 }
+                startupCpu =
+                    options.launch === 'npm start'
+                        ? groupCpuSecondsOf(child.pid)
+                        : cpuSecondsOf(child.pid)
                 if (!watches || options.untilListening) ready(null)
             } else if (listening && WATCHING_LINE.test(line)) {
                 const seconds = (performance.now() - started) / 1000
@@ -265,45 +278,37 @@ export async function readMemory(pid: number | undefined): Promise<Memory | null
 /** Linux's clock ticks a second, the unit of /proc/PID/stat's times. */
 const CLOCK_TICKS = 100
 
-/** The fields of /proc/PID/stat after the command's name (state first), or null when gone. */
-const statFields = (pid: number | string) => {
-    try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    } catch {
-        return null
-    }
-}
-
-/** utime + stime, and with `children` cutime + cstime (the children it waited for), in seconds. */
-const cpuOfFields = (fields: string[], children: boolean) =>
-    [11, 12, ...(children ? [13, 14] : [])].reduce((sum, index) => sum + Number(fields[index]), 0) /
-    CLOCK_TICKS
-
-/** Read at once (synchronously), at the moment a line says the server listens. */
-const processCpuSecondsOf = (pid: number | undefined) => {
-    const fields = pid === undefined ? null : statFields(pid)
-    return fields && cpuOfFields(fields, false)
-}
-
-/** The CPU seconds of a process group: `npm start`'s npm, its shell and node, and the children they waited for. */
-const groupCpuSecondsOf = (group: number | undefined) => {
-    if (group === undefined) return null
-    let sum = 0
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-        const fields = statFields(pid)
-        // After the state: ppid, then the process group.
-        if (fields && Number(fields[2]) === group) sum += cpuOfFields(fields, true)
-    }
-    return sum
-}
-
 /**
  * User and system CPU seconds a process has used so far (Linux), or null. Per request it says
  * what a request costs the server however busy the rest of a shared machine is.
  */
 export async function cpuSecondsOf(pid: number | undefined): Promise<number | null> {
-    return processCpuSecondsOf(pid)
+    if (pid === undefined) return null
+    try {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+        // After the command's name in parentheses: state, then 10 fields, then utime and stime.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    } catch {
+        return null
+    }
+}
+
+/**
+ * CPU seconds used so far by the living processes of the group `leader` leads (Linux), or null:
+ * `npm start`'s npm, its shell and the server node.
+ */
+async function groupCpuSecondsOf(leader: number | undefined): Promise<number | null> {
+    if (leader === undefined) return null
+    let total = 0
+    for (const entry of await readdir('/proc').catch(() => [])) {
+        if (!/^\d+$/.test(entry)) continue
+        const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '')
+        // After the name in parentheses: state, parent, then the process group.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        if (Number(fields[2]) === leader) total += (await cpuSecondsOf(Number(entry))) ?? 0
+    }
+    return total
 }
 
 export function toMiB(bytes: number | undefined): number | null {
@@ -396,7 +401,7 @@ export async function startMeasured(
             cache,
             launch: options.launch ?? 'node',
             startupSeconds: server.startupSeconds,
-            cpuSeconds: server.cpuSeconds,
+            startupCpuSeconds: server.startupCpuSeconds,
             watchingSeconds: server.watchingSeconds,
             peakRssMiB: toMiB(memory?.peakBytes),
             rssAfterListMiB: toMiB(memory?.rssBytes),
@@ -434,7 +439,7 @@ export function failedMeasurement(
         levels,
         cache,
         startupSeconds: Number.NaN,
-        cpuSeconds: null,
+        startupCpuSeconds: null,
         watchingSeconds: null,
         peakRssMiB: null,
         rssAfterListMiB: null,
@@ -451,7 +456,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         'launch',
         'cache',
         'start-up s',
-        'cpu s',
+        'CPU s',
         'watching s',
         'peak RSS MiB',
         'RSS after list MiB',
@@ -463,7 +468,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         row.launch ?? 'node',
         row.cache,
         formatNumber(row.startupSeconds, 2),
-        formatNumber(row.cpuSeconds, 2),
+        formatNumber(row.startupCpuSeconds, 2),
         row.watchingSeconds === null ? '-' : formatNumber(row.watchingSeconds, 2),
         formatNumber(row.peakRssMiB, 1),
         formatNumber(row.rssAfterListMiB, 1),

@@ -9,6 +9,6 @@ import { build, isBuilt } from './build.js'
 
 if (!isBuilt()) {
     console.error('shelf: src/ changed since the last build; compiling …')
-    build()
+    await build()
 }
 await import('../dist/cli/main.js')

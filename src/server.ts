@@ -24,6 +24,7 @@ import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { prepareStateFolder } from './content/state-folder.js'
+import { StartParseCache } from './content/start-parse-cache.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
 import { isTrackedByGit } from './git/tracked-file.js'
@@ -116,6 +117,7 @@ const openContent = async (options: ShelfOptions) => {
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     await prepareStateFolder(stateFolder)
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
+    const parseCache = await StartParseCache.open(join(stateFolder, 'parsed.json'))
     const containment = new Containment(content, stateFolder)
     const processor = new ResourceProcessor(stateFolder, hashes)
     const validator = new ContentValidator()
@@ -129,11 +131,13 @@ const openContent = async (options: ShelfOptions) => {
         containment,
         charts: { packages: new EnginePackages(content), converter },
         noticeLeftover: (path) => loaded || leftovers.push(path),
+        parseCache,
     })
     await state.loadAll()
     loaded = true
+    const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     await processor.saveCache()
-    const community = openCommunity(content, stateFolder, validator, containment)
+    await parseCache.save()
     return { content, state, processor, stateFolder, containment, community, converter, leftovers }
 }
 
@@ -143,8 +147,11 @@ const openCommunity = (
     stateFolder: string,
     validator: ContentValidator,
     containment: Containment,
+    parseCache: StartParseCache,
 ): CommunitySources => {
-    const userFiles = new UserFiles(content, validator, containment)
+    const userFiles = new UserFiles(content, validator, containment, (file, text) =>
+        parseCache.parse(file, text),
+    )
     userFiles.loadAll()
     return {
         plays: PlayResults.open(join(stateFolder, 'plays.jsonl')),

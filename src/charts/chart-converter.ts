@@ -117,7 +117,7 @@ export class ChartConverter {
     }
 
     private startWorker() {
-        const worker = startWorker(import.meta.url, 'chart-worker', {
+        const worker = startWorker('charts/chart-worker', {
             workerData: { schema: levelDataSchema },
             resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
         })

@@ -18,6 +18,7 @@ import { listFolder, type FolderListing } from './folder-listing.js'
 import { isWriteLeftover } from '../util/write-leftovers.js'
 import { FileRecords, type FileOutcome } from './file-records.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
+import type { StartParseCache } from './start-parse-cache.js'
 import { maxLeaderboardBytes, maxRecordBytes, readTextFile } from './read-text.js'
 import { ContentError, type Problem } from './problems.js'
 import { normalizeFields, type ItemFields } from './records.js'
@@ -134,6 +135,8 @@ export type LoadTools = {
     containment: Containment
     /** Engines from npm packages and charts as level data. */
     charts: ChartTools
+    /** Parses record files, from what the last start parsed while this one loads. */
+    parseCache: StartParseCache
     /** An engine as the folder serves it now, for the package that converts a level's chart. */
     engineOf?: (name: string) => ItemRecord | undefined
     /** Told of each leftover of a write cut short that a listing finds (its path), for the start's sweep. */
@@ -587,7 +590,7 @@ export class FolderLoader {
     ): { data: Record<string, unknown>; parsed: ParsedFile } | undefined {
         let parsed: ParsedFile
         try {
-            parsed = parseRecordFile(
+            parsed = this.tools.parseCache.parse(
                 file,
                 readTextFile(
                     join(this.root, file),

@@ -1,4 +1,5 @@
-import matter from 'gray-matter'
+import type matter from 'gray-matter'
+import { createRequire } from 'node:module'
 import {
     isMap,
     isScalar,
@@ -143,6 +144,17 @@ const locateInDocument = (
     return { line: line + lineOffset, column: col }
 }
 
+/**
+ * gray-matter is loaded at the first Markdown file parsed, not by every start: with it come
+ * js-yaml and the esprima js-yaml loads, and a warm start takes its records from the parse cache.
+ */
+const requirePackage = createRequire(import.meta.url)
+let grayMatter: typeof matter | undefined
+const splitFrontMatter = (text: string) =>
+    (grayMatter ??= requirePackage('gray-matter') as typeof matter)(text, {
+        engines: { yaml: () => ({}) },
+    })
+
 const frontMatterOpening = /^---\r?\n/
 const frontMatterClosing = /\r?\n---[ \t]*(\r?\n|$)/
 
@@ -159,7 +171,7 @@ const parseMarkdown = (text: string): ParsedFile => {
     // gray-matter splits the file; its own YAML engine is replaced by `yaml` so positions and errors
     // match the other formats. The front matter it hands over starts with the newline that ends
     // the opening `---`, so its line numbers are already the file's.
-    const parsed = matter(text, { engines: { yaml: () => ({}) } })
+    const parsed = splitFrontMatter(text)
     const frontMatter = parseYaml(parsed.matter, 0)
     return { ...frontMatter, body: parsed.content.trim() }
 }

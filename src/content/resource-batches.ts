@@ -96,7 +96,7 @@ export class ResourceBatches {
 
     private startHelper(): Helper {
         const helper: Helper = {
-            worker: startWorker(import.meta.url, 'resource-worker'),
+            worker: startWorker('content/resource-worker'),
             sent: [],
             ready: false,
         }

@@ -19,7 +19,7 @@ export type SchemaIssue = {
  * which saves loading ajv and compiling every schema at each start, half a second. Run from the
  * TypeScript sources there are none: ajv is loaded then, and compiles each schema on first use.
  */
-const precompiledModule = './precompiled-validators.js'
+const precompiledModule = '../content/precompiled-validators.js'
 const precompiled = await import(precompiledModule).then(
     (module) => module as Record<string, ValidateFunction>,
     (error: unknown) => {

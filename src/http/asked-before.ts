@@ -20,11 +20,15 @@ export class AskedBefore {
 
     /** Whether the key was asked for before (as far as the table remembers); from now on it was. */
     note(key: string): boolean {
-        // FNV-1a; never 0, which an empty slot holds.
+        // FNV-1a, then MurmurHash3's finalizer: FNV alone leaves the low bits (the slot) of keys
+        // that differ in their last characters (`page=672`, `page=674`) alike. Never 0, which an
+        // empty slot holds.
         let hash = 0x811c9dc5
         for (let index = 0; index < key.length; index++)
             hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193)
-        hash |= 1
+        hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
+        hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
+        hash = (hash ^ (hash >>> 16)) | 1
         const slot = hash & (this.#hashes.length - 1)
         if (this.#hashes[slot] === hash) return true
         this.#hashes[slot] = hash

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Containment } from '../content/containment.js'
 import { isIgnored, isSafeName } from '../content/load.js'
-import { parseRecordFile } from '../content/parse-file.js'
+import { parseRecordFile, type ParsedFile } from '../content/parse-file.js'
 import { ContentError, type Problem } from '../content/problems.js'
 import { maxRecordBytes, readTextFile } from '../content/read-text.js'
 import type { TagRecord } from '../content/records.js'
@@ -42,6 +42,8 @@ export class UserFiles {
         private readonly root: string,
         private readonly validator: ContentValidator,
         private readonly containment: Containment,
+        /** The start's parse cache, while it loads; parseRecordFile itself otherwise. */
+        private readonly parse: (file: string, text: string) => ParsedFile = parseRecordFile,
     ) {}
 
     get(name: string) {
@@ -129,10 +131,7 @@ export class UserFiles {
         }
         const file = `${at}/${present[0]}`
         try {
-            const parsed = parseRecordFile(
-                file,
-                readTextFile(join(this.root, file), maxRecordBytes),
-            )
+            const parsed = this.parse(file, readTextFile(join(this.root, file), maxRecordBytes))
             const data = { ...(parsed.data as Record<string, unknown>) }
             if (parsed.body) data.description = parsed.body
             const issues = this.validator.validate('user', data)
