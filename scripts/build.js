@@ -66,11 +66,12 @@ const run = (args) => {
 /**
  * One module for everything a start loads (Node 20 spent most of a start finding, reading and
  * compiling some 270 ES modules and the CommonJS of koa, yaml and gray-matter), the chart
- * worker, and the validators' precompiler. What is imported on demand stays on demand: code
- * reached only through `import()` goes into chunks of its own, and the packages loaded only for
- * some requests (ajv, qrcode, koa-body, ioredis) are left to be loaded from node_modules, as
- * engine packages always are. Every output lies two folders below the project, as every source
- * does, so that paths like `../../web/` taken from `import.meta.url` still lead to the same place.
+ * worker, the worker reading resources, and the validators' precompiler. What is imported on
+ * demand stays on demand: code reached only through `import()` goes into chunks of its own, and
+ * the packages loaded only for some requests (ajv, qrcode, koa-body, ioredis) are left to be
+ * loaded from node_modules, as engine packages always are. Every output lies two folders below
+ * the project, as every source does, so that paths like `../../web/` taken from
+ * `import.meta.url` still lead to the same place.
  */
 const bundle = async () => {
     const { build } = await import('esbuild')
@@ -79,6 +80,7 @@ const bundle = async () => {
         entryPoints: {
             'cli/main': 'src/cli/main.ts',
             'charts/chart-worker': 'src/charts/chart-worker.ts',
+            'content/resource-worker': 'src/content/resource-worker.ts',
             'content/precompile-validators': 'src/content/precompile-validators.ts',
         },
         outdir: dist,

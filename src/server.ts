@@ -185,8 +185,9 @@ const nextCatalog = async (
  * written: a play on an earlier chart is then not taken for one on data never served.
  */
 export const loadCatalog = async (options: ShelfOptions) => {
-    const { state, community, content, converter } = await openContent(options)
+    const { state, community, content, converter, processor } = await openContent(options)
     await converter.close()
+    await processor.close()
     const revisions = join(content, '.shelf', 'revisions.jsonl')
     return nextCatalog(
         state,
@@ -327,6 +328,7 @@ export const startShelf = async (
             await hashesSaver.flush()
             await shared.close()
             await converter.close()
+            await processor.close()
             await new Promise<void>((done, fail) => {
                 server.close((error) => (error ? fail(error) : done()))
                 server.closeAllConnections()

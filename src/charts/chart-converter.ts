@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { jsonErrorPosition } from '../util/json-position.js'
+import { startWorker } from '../util/start-worker.js'
 import { ChartError } from './chart-error.js'
 import type { ChartFormat } from './chart-formats.js'
 import type { ConversionStarted, ConvertAnswer, ConvertRequest } from './chart-worker.js'
@@ -34,23 +35,6 @@ export const defaultConversionLimits: ConversionLimits = {
 
 /** Converted LevelData, gzipped as served. */
 export type Converted = { bytes: Buffer; entities: number }
-
-const workerModule = new URL(
-    `../charts/chart-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
-    import.meta.url,
-)
-
-/**
- * Run from the TypeScript sources (the tests), a worker does not inherit tsx's loader, so it
- * registers it before importing its module.
- */
-const startWorker = (options: ConstructorParameters<typeof Worker>[1]) =>
-    workerModule.pathname.endsWith('.ts')
-        ? new Worker(
-              `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(workerModule.href)}))`,
-              { ...options, eval: true },
-          )
-        : new Worker(workerModule, options)
 
 /** The protocol's LevelData schema, in Shelf's schemas/ (two folders up from src/charts and dist/charts). */
 const levelDataSchema = fileURLToPath(
@@ -133,7 +117,7 @@ export class ChartConverter {
     }
 
     private startWorker() {
-        const worker = startWorker({
+        const worker = startWorker('charts/chart-worker', {
             workerData: { schema: levelDataSchema },
             resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
         })

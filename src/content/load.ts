@@ -151,8 +151,12 @@ const safeName = /^(?![._])[A-Za-z0-9._~-]+$/
 const reservedItemNames = new Set(['info', 'list', 'create', 'upload'])
 const recordFileNames = ['item.json', 'item.yaml', 'item.yml', 'item.md']
 const defaultsFileName = '_defaults.yaml'
-/** Enough parallel reads to keep the disk busy without exhausting file descriptors. */
-export const concurrency = 32
+/**
+ * Items read at once: enough that the resource files they ask for at the same time make batches
+ * for a worker thread (resource-batches.ts) while the main thread reads on, without exhausting
+ * file descriptors (the few large files are read asynchronously).
+ */
+export const concurrency = 128
 
 export const isSafeName = (name: string) => safeName.test(name)
 

@@ -1,17 +1,15 @@
-import { compress, compressSync } from '@sonolus/core'
 import { createHash, subtle } from 'node:crypto'
 import { createReadStream, existsSync, readFileSync, type Stats, statSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
-import { promisify } from 'node:util'
-import { gzip, gzipSync } from 'node:zlib'
 import { chartFormats } from '../charts/chart-formats.js'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { makeDurable } from '../util/durable.js'
 import type { HashCache } from './hash-cache.js'
 import { MadePacks, readSlice, type PackSlice } from './made-pack.js'
 import type { ResourceKind } from './item-types.js'
-import { ContentError } from './problems.js'
+import { ResourceBatches } from './resource-batches.js'
+import { sha1 } from './resource-work.js'
 
 /** A file Shelf serves at `/{name}/repository/{hash}`. */
 export type ServedFile = {
@@ -72,6 +70,7 @@ export class ResourceProcessor {
     /** Bytes written since the cache was last saved, not yet known to be on disk. */
     private unsynced = new Set<string>()
     private readonly packs: MadePacks
+    private readonly batches = new ResourceBatches()
 
     constructor(
         cacheFolder: string,
@@ -145,39 +144,36 @@ export class ResourceProcessor {
         this.processedFiles = Promise.resolve(filesOnDisk)
     }
 
+    /** Ends the worker reading resources (files processed after this are read on the main thread). */
+    close() {
+        return this.batches.close()
+    }
+
     /**
-     * Compressing and hashing run on libuv's threads (zlib's and WebCrypto's asynchronous calls),
-     * and the loader processes many files at once: a first start keeps every core busy, not only
-     * the one running JavaScript. A small file is read and hashed here instead: for a few KiB a
-     * round trip to a thread costs more than the work.
+     * Files are read, made and hashed in batches with the others asked for at the same time, on a
+     * worker thread when there are many (a first start): nearly every file of a pack tree is a few
+     * hundred bytes. A large file served as it is, only hashed, is hashed on libuv's threads
+     * (WebCrypto's asynchronous digest) or, past what is read whole, streamed.
      */
     private async processChanged(path: string, fileName: string, info: Stats): Promise<ServedFile> {
         const extension = extname(fileName).slice(1).toLowerCase()
-        const small = info.size <= smallFileBytes
-        if (extension === 'json') {
-            const data = parseJson(await readBytes(path, info))
-            return this.store(small ? compressSync(data) : await compress(data))
-        }
-        if (extension === 'bin') {
-            const bytes = await readBytes(path, info)
-            return this.store(
-                small ? gzipSync(bytes, { level: 9 }) : await gzipAsync(bytes, { level: 9 }),
-            )
-        }
-        return {
-            hash:
+        const making = extension === 'json' ? 'json' : extension === 'bin' ? 'gzip' : 'none'
+        let hash: string
+        if (making !== 'none' || info.size <= smallFileBytes) {
+            const done = await this.batches.work({ path, making }, info.size)
+            if (done.made) return this.store(done.made, done.hash)
+            hash = done.hash
+        } else
+            hash =
                 info.size <= wholeReadBytes
-                    ? await digest(await readBytes(path, info))
-                    : await hashFile(path),
-            path,
-            contentType: extension
-                ? (contentTypeByExtension[extension] ?? 'application/octet-stream')
-                : await sniffContentType(path),
-        }
+                    ? await digest(await readFile(path))
+                    : await hashFile(path)
+        return { hash, path, contentType: await contentTypeOf(path, extension) }
     }
 
-    private async store(bytes: Buffer): Promise<ServedFile> {
-        const sha1 = await digest(bytes)
+    /** Bytes Shelf made, written into the state folder; their `hash` when it is known already. */
+    private async store(bytes: Buffer, hash?: string): Promise<ServedFile> {
+        const sha1 = hash ?? (await digest(bytes))
         this.ready ??= mkdir(this.processedFolder, { recursive: true })
         await this.ready
         if (bytes.length <= packedBytes) {
@@ -201,20 +197,24 @@ export class ResourceProcessor {
 /** Made bytes up to this size go into a pack; larger ones (a few big charts) get a file each. */
 const packedBytes = 256 * 1024
 
-const gzipAsync = promisify(gzip)
-
-/** Files up to this size are read whole to be hashed (off the main thread unless small); larger ones are streamed. */
+/** Files up to this size are read whole to be hashed; larger ones are streamed. */
 const wholeReadBytes = 16 * 1024 * 1024
 
-/** Files up to this size are read and hashed on the main thread. */
+/** Files served as they are up to this size are hashed in batches (resource-batches.ts); bytes Shelf made up to it, on the main thread. */
 const smallFileBytes = 64 * 1024
+
+/** The type an extension says, or else the file's first bytes. */
+const contentTypeOf = async (path: string, extension: string) =>
+    extension
+        ? (contentTypeByExtension[extension] ?? 'application/octet-stream')
+        : sniffContentType(path)
 
 const readBytes = async (path: string, info: Stats) =>
     info.size <= smallFileBytes ? readFileSync(path) : readFile(path)
 
 const digest = async (bytes: Buffer) =>
     bytes.length <= smallFileBytes
-        ? createHash('sha1').update(bytes).digest('hex')
+        ? sha1(bytes)
         : Buffer.from(await subtle.digest('SHA-1', bytes)).toString('hex')
 
 /** Which files Shelf made are there: a set listed once, or a look at the disk for each. */
@@ -226,14 +226,6 @@ const listFiles = async (folder: string): Promise<MadeFiles> => {
 }
 
 const filesOnDisk: MadeFiles = { has: (path) => existsSync(path), add: () => undefined }
-
-const parseJson = (bytes: Buffer): unknown => {
-    try {
-        return JSON.parse(bytes.toString('utf8')) as unknown
-    } catch (error) {
-        throw new ContentError(`invalid JSON: ${(error as Error).message}`)
-    }
-}
 
 const hashFile = (path: string) =>
     new Promise<string>((resolve, reject) => {

@@ -1,0 +1,172 @@
+import { setImmediate } from 'node:timers'
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '../util/start-worker.js'
+import { ContentError } from './problems.js'
+import { type FileWork, type WorkDone, workOn } from './resource-work.js'
+import type { BatchAnswer, WorkerReady, WorkFailure } from './resource-worker.js'
+
+type Job = {
+    work: FileWork
+    /** The file's size when asked for: a batch is cut short at `bytesPerBatch`. */
+    size: number
+    resolve: (done: WorkDone) => void
+    reject: (error: Error) => void
+}
+
+type Helper = {
+    worker: Worker
+    /** The batches sent and not yet answered, in order: a worker answers them in turn. */
+    sent: Job[][]
+    /** Whether its modules are loaded: until then, the main thread does small batches itself. */
+    ready: boolean
+    retirement?: NodeJS.Timeout
+}
+
+/**
+ * Files asked for during one turn of the event loop below these counts are done on the main
+ * thread when no worker runs: a reload of a few files, or a warm start's few changes, never pays
+ * a worker's start (tens of milliseconds, more than a few small files' work).
+ */
+const filesWorthAWorker = 32
+const bytesWorthAWorker = 256 * 1024
+
+/**
+ * Files sent to a worker at once: enough to make the round trip cheap, few enough that answers
+ * come back while the loader reads on; a large file (a long chart) goes with few others.
+ */
+const filesPerBatch = 32
+const bytesPerBatch = 1024 * 1024
+
+const bytesOf = (jobs: Job[]) => jobs.reduce((sum, job) => sum + job.size, 0)
+
+/** How long a worker waits idle for the next batch before it is ended. */
+const idleWorkerMs = 10_000
+
+/**
+ * Reads, makes and hashes resource files in batches on a worker thread, so that a first start
+ * uses a second core for it while the main thread lists folders and parses records. The files
+ * asked for during one turn of the event loop go out together, split into batches. One worker:
+ * a second cost a 10,000-level cold start 80 MiB more and a second of CPU more, for no gain on
+ * two cores.
+ */
+export class ResourceBatches {
+    private queue: Job[] = []
+    private helper: Helper | undefined
+    private closed = false
+
+    /** The file's work, done with the other files asked for during this turn of the event loop. */
+    work(work: FileWork, size: number): Promise<WorkDone> {
+        return new Promise((resolve, reject) => {
+            if (this.queue.push({ work, size, resolve, reject }) === 1)
+                setImmediate(() => this.flush())
+        })
+    }
+
+    /** Ends the worker; files asked for after this are done on the main thread. */
+    async close() {
+        this.closed = true
+        const helper = this.helper
+        this.helper = undefined
+        if (helper) await this.end(helper)
+    }
+
+    private flush() {
+        const jobs = this.queue
+        this.queue = []
+        const few = (jobs: Job[]) =>
+            jobs.length < filesWorthAWorker && bytesOf(jobs) < bytesWorthAWorker
+        if (this.closed || (!this.helper && few(jobs))) {
+            for (const job of jobs) workHere(job)
+            return
+        }
+        const helper = (this.helper ??= this.startHelper())
+        for (const batch of batches(jobs)) {
+            // While the worker starts (a tenth of a second or more), the main thread has nothing
+            // else to do: the items it reads wait for their files.
+            if (few(batch) && !helper.ready) {
+                for (const job of batch) workHere(job)
+                continue
+            }
+            clearTimeout(helper.retirement)
+            helper.worker.ref()
+            helper.sent.push(batch)
+            helper.worker.postMessage(batch.map((job) => job.work))
+        }
+    }
+
+    private startHelper(): Helper {
+        const helper: Helper = {
+            worker: startWorker('content/resource-worker'),
+            sent: [],
+            ready: false,
+        }
+        const fail = (error: Error) => {
+            if (this.helper === helper) this.helper = undefined
+            clearTimeout(helper.retirement)
+            for (const job of helper.sent.splice(0).flat()) job.reject(error)
+        }
+        helper.worker
+            .on('message', (answer: BatchAnswer | WorkerReady) => {
+                if ('ready' in answer) helper.ready = true
+                else this.answered(helper, answer)
+            })
+            .on('error', fail)
+            .on('exit', () => fail(new Error('the worker reading resources stopped')))
+        return helper
+    }
+
+    private answered(helper: Helper, { done, made }: BatchAnswer) {
+        const batch = helper.sent.shift()!
+        if (!helper.sent.length) {
+            // An idle worker does not keep the process alive, and gives its memory back after a while.
+            helper.worker.unref()
+            helper.retirement = setTimeout(() => {
+                if (this.helper === helper) this.helper = undefined
+                void this.end(helper)
+            }, idleWorkerMs).unref()
+        }
+        const bytes = Buffer.from(made)
+        let offset = 0
+        batch.forEach((job, index) => {
+            const answer = done[index]!
+            if ('failed' in answer) return job.reject(errorOf(answer.failed))
+            const length = answer.length
+            if (length === undefined) return job.resolve({ hash: answer.hash })
+            job.resolve({ hash: answer.hash, made: bytes.subarray(offset, (offset += length)) })
+        })
+    }
+
+    private end(helper: Helper) {
+        clearTimeout(helper.retirement)
+        helper.worker.removeAllListeners('exit')
+        return helper.worker.terminate()
+    }
+}
+
+/** The jobs in order, cut into batches of at most `filesPerBatch` files and, but for a single file, `bytesPerBatch`. */
+function* batches(jobs: Job[]) {
+    let batch: Job[] = []
+    let bytes = 0
+    for (const job of jobs) {
+        if (batch.length === filesPerBatch || (batch.length && bytes + job.size > bytesPerBatch)) {
+            yield batch
+            batch = []
+            bytes = 0
+        }
+        batch.push(job)
+        bytes += job.size
+    }
+    if (batch.length) yield batch
+}
+
+const workHere = (job: Job) => {
+    try {
+        job.resolve(workOn(job.work))
+    } catch (error) {
+        job.reject(error as Error)
+    }
+}
+
+/** The error the main thread would have thrown for the file. */
+const errorOf = ({ message, code, content }: WorkFailure) =>
+    content ? new ContentError(message, content) : Object.assign(new Error(message), { code })

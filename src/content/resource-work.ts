@@ -1,0 +1,37 @@
+/**
+ * What is done to one small resource file, on a worker thread (resource-worker.ts) or, for a few
+ * files, on the main thread: the file is read, what Shelf serves is made of it, and hashed.
+ */
+import { compressSync } from '@sonolus/core'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { ContentError } from './problems.js'
+
+/** What Shelf serves of a file: its JSON minified and gzipped, its bytes gzipped, or the file itself. */
+export type Making = 'json' | 'gzip' | 'none'
+
+export type FileWork = { path: string; making: Making }
+
+/** The SHA-1 of the bytes served, and those bytes when Shelf made them. */
+export type WorkDone = { hash: string; made?: Buffer }
+
+/** Binaries are served gzipped as hard as zlib can: they are made once and sent many times. */
+const binaryGzip = { level: 9 }
+
+export const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex')
+
+const parseJson = (bytes: Buffer): unknown => {
+    try {
+        return JSON.parse(bytes.toString('utf8')) as unknown
+    } catch (error) {
+        throw new ContentError(`invalid JSON: ${(error as Error).message}`)
+    }
+}
+
+export const workOn = ({ path, making }: FileWork): WorkDone => {
+    const bytes = readFileSync(path)
+    if (making === 'none') return { hash: sha1(bytes) }
+    const made = making === 'json' ? compressSync(parseJson(bytes)) : gzipSync(bytes, binaryGzip)
+    return { hash: sha1(made), made }
+}
