@@ -96,15 +96,21 @@ const cpuPerRequest = async (pid: number | undefined, run: () => Promise<number>
     return before === null || after === null ? NaN : ((after - before) * 1000) / requests
 }
 
-/** Waits until the server spends under a tenth of a core, and says how many seconds that took. */
+/**
+ * Waits until the server has spent under a tenth of a core for 2 s in a row, and says how many
+ * seconds that took: one quiet half second came between two pieces of the start's work.
+ */
 const settled = async (pid: number | undefined) => {
     const started = performance.now()
     const stepMs = 500
+    const quietSteps = 4
+    let quiet = 0
     let last = await cpuSecondsOf(pid)
-    while (last !== null && performance.now() - started < 300_000) {
+    while (last !== null && quiet < quietSteps && performance.now() - started < 300_000) {
         await new Promise((resolve) => setTimeout(resolve, stepMs))
         const now = await cpuSecondsOf(pid)
-        if (now === null || now - last < (0.1 * stepMs) / 1000) break
+        if (now === null) break
+        quiet = now - last < (0.1 * stepMs) / 1000 ? quiet + 1 : 0
         last = now
     }
     return (performance.now() - started) / 1000
