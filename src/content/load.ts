@@ -677,9 +677,7 @@ export class FolderLoader {
                 folder,
                 entries.filter((entry) => entry.kind === 'outside').map((entry) => entry.name),
             )
-            for (const { name, kind } of entries)
-                if ((kind === 'file' || kind === 'folder') && isWriteLeftover(name, kind))
-                    this.noticeLeftover(folder ? `${folder}/${name}` : name)
+            for (const { name, kind } of entries) this.noticeIfLeftover(folder, name, kind)
             return entries
         } catch (error) {
             this.reportListingError(folder, error)
@@ -695,10 +693,8 @@ export class FolderLoader {
                 this.tools.containment,
             )
             this.reportOutside(folder, listing.outside ?? [])
-            for (const name of listing.files)
-                if (isWriteLeftover(name, 'file')) this.noticeLeftover(`${folder}/${name}`)
-            for (const name of listing.folders)
-                if (isWriteLeftover(name, 'folder')) this.noticeLeftover(`${folder}/${name}`)
+            for (const name of listing.files) this.noticeIfLeftover(folder, name, 'file')
+            for (const name of listing.folders) this.noticeIfLeftover(folder, name, 'folder')
             return listing
         } catch (error) {
             this.reportListingError(folder, error)
@@ -713,8 +709,11 @@ export class FolderLoader {
         return kind
     }
 
-    private noticeLeftover(path: string) {
-        this.tools.noticeLeftover?.(path)
+    /** Tells the start's sweep of an entry that a write cut short left (see `isWriteLeftover`). */
+    private noticeIfLeftover(folder: string, name: string, kind: EntryKind) {
+        const notice = this.tools.noticeLeftover
+        if (notice && (kind === 'file' || kind === 'folder') && isWriteLeftover(name, kind))
+            notice(folder ? `${folder}/${name}` : name)
     }
 
     private reportOutside(folder: string, names: string[]) {
