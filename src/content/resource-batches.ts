@@ -31,27 +31,47 @@ const filesWorthAWorker = 32
 const bytesWorthAWorker = 256 * 1024
 
 /**
- * Files sent to a worker at once: enough to make the round trip cheap, few enough that answers
+ * Files in a batch: enough to make a round trip to the worker cheap, few enough that answers
  * come back while the loader reads on; a large file (a long chart) goes with few others.
  */
 const filesPerBatch = 32
 const bytesPerBatch = 1024 * 1024
 
+/**
+ * Batches of these many bytes or more (a long chart: parsing, minifying and gzipping 10 MB takes
+ * most of a second) are the worker's alone, which keeps the main thread's turns short.
+ */
+const workerOnlyBytes = 256 * 1024
+
+/**
+ * Bytes of files the worker holds at once: batches of small files enough to last it through a
+ * busy turn of the main thread's event loop, or one long chart, which nothing waits behind. The
+ * rest wait where either thread can take them.
+ */
+const bytesInFlight = 512 * 1024
+
 const bytesOf = (jobs: Job[]) => jobs.reduce((sum, job) => sum + job.size, 0)
+
+const workerOnly = (batch: Job[]) => bytesOf(batch) >= workerOnlyBytes
 
 /** How long a worker waits idle for the next batch before it is ended. */
 const idleWorkerMs = 10_000
 
 /**
- * Reads, makes and hashes resource files in batches on a worker thread, so that a first start
- * uses a second core for it while the main thread lists folders and parses records. The files
- * asked for during one turn of the event loop go out together, split into batches. One worker:
- * a second cost a 10,000-level cold start 80 MiB more and a second of CPU more, for no gain on
- * two cores.
+ * Reads, makes and hashes resource files in batches, shared between a worker thread and the main
+ * thread, so that a first start keeps both cores busy: the worker is sent a few batches at a
+ * time, and the main thread takes one in each turn of its event loop while more wait (it has
+ * nothing else to do when the items it reads all wait for their files). The files asked for
+ * during one turn of the event loop are split into batches together. One worker: a second cost
+ * a 10,000-level cold start 80 MiB more and a second of CPU more, for no gain on two cores.
  */
 export class ResourceBatches {
     private queue: Job[] = []
+    /** Batches neither thread has taken yet, in the order they were asked for. */
+    private waiting: Job[][] = []
     private helper: Helper | undefined
+    /** Whether the main thread takes a batch in the next turn of the event loop. */
+    private sharing = false
     private closed = false
 
     /** The file's work, done with the other files asked for during this turn of the event loop. */
@@ -62,36 +82,71 @@ export class ResourceBatches {
         })
     }
 
-    /** Ends the worker; files asked for after this are done on the main thread. */
+    /** Ends the worker; files asked for after this, or still waiting, are done on the main thread. */
     async close() {
         this.closed = true
         const helper = this.helper
         this.helper = undefined
+        this.share()
         if (helper) await this.end(helper)
     }
 
     private flush() {
         const jobs = this.queue
         this.queue = []
-        const few = (jobs: Job[]) =>
-            jobs.length < filesWorthAWorker && bytesOf(jobs) < bytesWorthAWorker
-        if (this.closed || (!this.helper && few(jobs))) {
+        const few = jobs.length < filesWorthAWorker && bytesOf(jobs) < bytesWorthAWorker
+        if (this.closed || (!this.helper && few)) {
             for (const job of jobs) workHere(job)
             return
         }
-        const helper = (this.helper ??= this.startHelper())
-        for (const batch of batches(jobs)) {
-            // While the worker starts (a tenth of a second or more), the main thread has nothing
-            // else to do: the items it reads wait for their files.
-            if (few(batch) && !helper.ready) {
-                for (const job of batch) workHere(job)
-                continue
-            }
+        this.helper ??= this.startHelper()
+        this.waiting.push(...batches(jobs))
+        this.feed()
+        this.share()
+    }
+
+    /**
+     * Sends the worker, once it takes batches, the first waiting ones: up to `bytesInFlight`, or a
+     * long chart alone.
+     */
+    private feed() {
+        const helper = this.helper
+        if (!helper?.ready) return
+        let bytes = helper.sent.reduce((sum, batch) => sum + bytesOf(batch), 0)
+        for (let next = this.waiting[0]; next; next = this.waiting[0]) {
+            const fits =
+                !helper.sent.length ||
+                (!workerOnly(next) &&
+                    !helper.sent.some(workerOnly) &&
+                    bytes + bytesOf(next) <= bytesInFlight)
+            if (!fits) return
+            this.waiting.shift()
+            bytes += bytesOf(next)
             clearTimeout(helper.retirement)
             helper.worker.ref()
-            helper.sent.push(batch)
-            helper.worker.postMessage(batch.map((job) => job.work))
+            helper.sent.push(next)
+            helper.worker.postMessage(next.map((job) => job.work))
         }
+    }
+
+    /**
+     * Takes the first waiting batch the main thread may do in the next turn of the event loop,
+     * and so on while any wait: every batch once no worker runs.
+     */
+    private share() {
+        if (this.sharing || !this.waiting.some((batch) => this.mayTake(batch))) return
+        this.sharing = true
+        setImmediate(() => {
+            this.sharing = false
+            const index = this.waiting.findIndex((batch) => this.mayTake(batch))
+            if (index >= 0) for (const job of this.waiting.splice(index, 1)[0]!) workHere(job)
+            this.share()
+        })
+    }
+
+    /** Whether the main thread may do a waiting batch: a short one, or any once no worker runs. */
+    private mayTake(batch: Job[]) {
+        return !this.helper || !workerOnly(batch)
     }
 
     private startHelper(): Helper {
@@ -104,11 +159,14 @@ export class ResourceBatches {
             if (this.helper === helper) this.helper = undefined
             clearTimeout(helper.retirement)
             for (const job of helper.sent.splice(0).flat()) job.reject(error)
+            this.share()
         }
         helper.worker
             .on('message', (answer: BatchAnswer | WorkerReady) => {
-                if ('ready' in answer) helper.ready = true
-                else this.answered(helper, answer)
+                if ('ready' in answer) {
+                    helper.ready = true
+                    this.feed()
+                } else this.answered(helper, answer)
             })
             .on('error', fail)
             .on('exit', () => fail(new Error('the worker reading resources stopped')))
@@ -117,6 +175,7 @@ export class ResourceBatches {
 
     private answered(helper: Helper, { done, made }: BatchAnswer) {
         const batch = helper.sent.shift()!
+        this.feed()
         if (!helper.sent.length) {
             // An idle worker does not keep the process alive, and gives its memory back after a while.
             helper.worker.unref()
