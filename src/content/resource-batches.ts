@@ -82,11 +82,18 @@ export class ResourceBatches {
         })
     }
 
-    /** Ends the worker; files asked for after this, or still waiting, are done on the main thread. */
+    /**
+     * Ends the worker; the files it held, those still waiting and those asked for after this are
+     * done on the main thread.
+     */
     async close() {
         this.closed = true
         const helper = this.helper
         this.helper = undefined
+        if (helper) {
+            helper.worker.removeAllListeners('message')
+            this.waiting.unshift(...helper.sent.splice(0))
+        }
         this.share()
         if (helper) await this.end(helper)
     }

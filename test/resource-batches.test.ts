@@ -1,0 +1,120 @@
+/**
+ * Resource files asked for together are shared between a worker thread and the main thread
+ * (content/resource-batches.ts): whichever thread makes a file, the bytes and hash are those the
+ * main thread makes alone, and a broken or missing file fails as it would there. A long chart is
+ * the worker's alone while the main thread takes the small files waiting behind it.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ContentError } from '../src/content/problems.js'
+import { ResourceBatches } from '../src/content/resource-batches.js'
+import { type FileWork, type WorkDone, workOn } from '../src/content/resource-work.js'
+import { temporaryFolder } from './support/server.js'
+
+/** A chart of `notes` entities, minified as sonolus-pack writes it. */
+const chart = (notes: number) =>
+    JSON.stringify({
+        bgmOffset: 0,
+        entities: Array.from({ length: notes }, (_, index) => ({
+            archetype: 'NormalTapNote',
+            data: [
+                { name: '#BEAT', value: index / 4 },
+                { name: 'lane', value: (index % 7) - 3 },
+            ],
+        })),
+    })
+
+type Asked = { work: FileWork; size: number }
+
+/** Small charts and binaries, one long chart (well past a batch the main thread may take), a broken chart and a missing file. */
+const writeFiles = async (folder: string): Promise<Asked[]> => {
+    await mkdir(folder, { recursive: true })
+    const asked: Asked[] = []
+    const add = async (name: string, bytes: string | Buffer, making: FileWork['making']) => {
+        const path = join(folder, name)
+        await writeFile(path, bytes)
+        asked.push({ work: { path, making }, size: Buffer.byteLength(bytes) })
+    }
+    for (let index = 0; index < 150; index++) {
+        if (index === 20) await add('long.json', chart(20_000), 'json')
+        if (index === 90) await add('broken.json', '{"entities": [}', 'json')
+        await add(`chart-${index}.json`, chart(4 + (index % 13)), 'json')
+        await add(`cover-${index}.bin`, Buffer.alloc(200 + index, index), 'gzip')
+        await add(`bgm-${index}.mp3`, Buffer.alloc(400 + index, 255 - index), 'none')
+    }
+    asked.push({ work: { path: join(folder, 'missing.json'), making: 'json' }, size: 100 })
+    return asked
+}
+
+/** What the main thread alone makes of a file, or the error it throws. */
+const alone = (work: FileWork): WorkDone | Error => {
+    try {
+        return workOn(work)
+    } catch (error) {
+        return error as Error
+    }
+}
+
+const settle = (done: Promise<WorkDone>) => done.catch((error: Error) => error)
+
+const assertAsAlone = (asked: Asked[], answers: (WorkDone | Error)[]) => {
+    asked.forEach(({ work }, index) => {
+        const expected = alone(work)
+        const answer = answers[index]!
+        if (expected instanceof Error) {
+            assert.ok(answer instanceof Error, `${work.path} fails`)
+            assert.is(answer.message, expected.message, `${work.path}: same message`)
+            assert.is(answer instanceof ContentError, expected instanceof ContentError)
+            assert.is(
+                (answer as NodeJS.ErrnoException).code,
+                (expected as NodeJS.ErrnoException).code,
+            )
+            return
+        }
+        assert.ok(!(answer instanceof Error), `${work.path}: ${String(answer)}`)
+        assert.is(answer.hash, expected.hash, `${work.path}: same hash`)
+        assert.is(answer.made === undefined, expected.made === undefined)
+        if (expected.made) assert.ok(answer.made?.equals(expected.made), `${work.path}: same bytes`)
+    })
+}
+
+test('files asked for together are made as the main thread makes them alone', async () => {
+    const folder = await temporaryFolder('shelf-batches-')
+    const batches = new ResourceBatches()
+    try {
+        const asked = await writeFiles(folder)
+        const long = asked.find(({ work }) => work.path.endsWith('long.json'))!
+        assert.ok(long.size > 256 * 1024, `the long chart is ${long.size} bytes`)
+        const answers = await Promise.all(
+            asked.map(({ work, size }) => settle(batches.work(work, size))),
+        )
+        assertAsAlone(asked, answers)
+        const broken = asked.findIndex(({ work }) => work.path.endsWith('broken.json'))
+        assert.match(String(answers[broken]), /^Error: invalid JSON: /)
+    } finally {
+        await batches.close()
+        await rm(folder, { recursive: true, force: true })
+    }
+})
+
+test('closing while the worker holds files and others wait: each is still made, on the main thread', async () => {
+    const folder = await temporaryFolder('shelf-batches-')
+    const batches = new ResourceBatches()
+    try {
+        const asked = await writeFiles(folder)
+        // The long chart alone is the worker's: once it is made, the worker takes batches.
+        const long = asked.find(({ work }) => work.path.endsWith('long.json'))!
+        await batches.work(long.work, long.size)
+        const answers = Promise.all(asked.map(({ work, size }) => settle(batches.work(work, size))))
+        // The turn after they were asked for, the files before the long chart are the worker's.
+        await new Promise((resolve) => setImmediate(resolve))
+        await batches.close()
+        assertAsAlone(asked, await answers)
+    } finally {
+        await rm(folder, { recursive: true, force: true })
+    }
+})
+
+test.run()
