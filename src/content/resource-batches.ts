@@ -98,6 +98,17 @@ export class ResourceBatches {
         if (helper) await this.end(helper)
     }
 
+    /**
+     * Ends the worker now if it holds no files: after a start, rather than after `idleWorkerMs`,
+     * its heap (grown by long charts) is given back before the watcher's first scan.
+     */
+    retire() {
+        const helper = this.helper
+        if (!helper || helper.sent.length || this.waiting.length) return
+        this.helper = undefined
+        void this.end(helper)
+    }
+
     private flush() {
         const jobs = this.queue
         this.queue = []

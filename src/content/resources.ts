@@ -135,6 +135,8 @@ export class ResourceProcessor {
      * first start of thousands of levels does in one flush rather than one per file.
      */
     async saveCache() {
+        // Whatever asked for the worker is done: its memory is not kept for the next few files.
+        this.batches.retire()
         // The pack is finished first: what is made durable is every byte written to it.
         await this.packs.seal()
         const written = [...this.unsynced]
