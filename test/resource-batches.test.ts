@@ -80,41 +80,47 @@ const assertAsAlone = (asked: Asked[], answers: (WorkDone | Error)[]) => {
     })
 }
 
-test('files asked for together are made as the main thread makes them alone', async () => {
+/** The files of `writeFiles` in a temporary folder, asked of fresh batches that are closed after. */
+const withFiles = async (
+    use: (
+        asked: Asked[],
+        batches: ResourceBatches,
+        named: (name: string) => number,
+    ) => Promise<void>,
+) => {
     const folder = await temporaryFolder('shelf-batches-')
     const batches = new ResourceBatches()
     try {
         const asked = await writeFiles(folder)
-        const long = asked.find(({ work }) => work.path.endsWith('long.json'))!
-        assert.ok(long.size > 256 * 1024, `the long chart is ${long.size} bytes`)
-        const answers = await Promise.all(
-            asked.map(({ work, size }) => settle(batches.work(work, size))),
-        )
-        assertAsAlone(asked, answers)
-        const broken = asked.findIndex(({ work }) => work.path.endsWith('broken.json'))
-        assert.match(String(answers[broken]), /^Error: invalid JSON: /)
+        await use(asked, batches, (name) => asked.findIndex(({ work }) => work.path.endsWith(name)))
     } finally {
         await batches.close()
         await rm(folder, { recursive: true, force: true })
     }
-})
+}
 
-test('closing while the worker holds files and others wait: each is still made, on the main thread', async () => {
-    const folder = await temporaryFolder('shelf-batches-')
-    const batches = new ResourceBatches()
-    try {
-        const asked = await writeFiles(folder)
+const askAll = (asked: Asked[], batches: ResourceBatches) =>
+    Promise.all(asked.map(({ work, size }) => settle(batches.work(work, size))))
+
+test('files asked for together are made as the main thread makes them alone', () =>
+    withFiles(async (asked, batches, named) => {
+        const long = asked[named('long.json')]!
+        assert.ok(long.size > 256 * 1024, `the long chart is ${long.size} bytes`)
+        const answers = await askAll(asked, batches)
+        assertAsAlone(asked, answers)
+        assert.match(String(answers[named('broken.json')]), /^Error: invalid JSON: /)
+    }))
+
+test('closing while the worker holds files and others wait: each is still made, on the main thread', () =>
+    withFiles(async (asked, batches, named) => {
         // The long chart alone is the worker's: once it is made, the worker takes batches.
-        const long = asked.find(({ work }) => work.path.endsWith('long.json'))!
+        const long = asked[named('long.json')]!
         await batches.work(long.work, long.size)
-        const answers = Promise.all(asked.map(({ work, size }) => settle(batches.work(work, size))))
+        const answers = askAll(asked, batches)
         // The turn after they were asked for, the files before the long chart are the worker's.
         await new Promise((resolve) => setImmediate(resolve))
         await batches.close()
         assertAsAlone(asked, await answers)
-    } finally {
-        await rm(folder, { recursive: true, force: true })
-    }
-})
+    }))
 
 test.run()
