@@ -1,0 +1,155 @@
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs'
+import { writeFileAtomic } from '../util/atomic-write.js'
+import { isWriteLeftover } from '../util/write-leftovers.js'
+
+/**
+ * One item folder as it was when its record was read: `[key, ino, mtimeMs, ctimeMs, names]`, the
+ * names of its files joined by `/` (which no name holds), then `size, mtimeMs, ctimeMs, ino` of
+ * each of them in that order. A file edited in place moves its ctime even when its size stays and
+ * its mtime is set back, and no tool sets a ctime back; an entry added, removed or renamed moves
+ * the folder's mtime, so the folder is not listed again.
+ */
+export type FolderCheck = [string, number, number, number, string, ...number[]]
+
+export type StoredChecks = {
+    format: number
+    id: string
+    root: string
+    folders: FolderCheck[]
+}
+
+/** Checks the snapshot's folders against the disk (`file`: the checks written with it). */
+export type CheckRequest = { check: { file: string; root: string; format: number } }
+/** Which folders are unchanged, in the file's order; null when the file is missing, broken or foreign. */
+export type CheckAnswer = { checked: { id: string; unchanged: Uint8Array } | null }
+
+/**
+ * Writes the checks of a new snapshot: those of the folders checked unchanged (`keep`, by their
+ * place in the file checked), then the signatures taken now of the folders named in `capture`.
+ * A folder is left out when a time of it or of a file in it is not before `before` (it may have
+ * changed since its record was read, in the same tick of the clock), when it holds a link or
+ * anything but files and folders, a leftover of a write, or one of `partFolders`.
+ */
+export type SaveRequest = {
+    save: {
+        file: string
+        format: number
+        id: string
+        root: string
+        before: number
+        partFolders: string[]
+        keep: Int32Array
+        capture: string[]
+    }
+}
+/** Which of the folders to capture were written, in the order asked. */
+export type SaveAnswer = { saved: Uint8Array } | { failed: string }
+
+const statOf = (path: string): Stats | undefined => {
+    try {
+        return lstatSync(path, { throwIfNoEntry: false })
+    } catch {
+        return undefined
+    }
+}
+
+const isUnchanged = (root: string, check: FolderCheck) => {
+    const folder = `${root}/${check[0]}`
+    const info = statOf(folder)
+    if (
+        !info?.isDirectory() ||
+        info.ino !== check[1] ||
+        info.mtimeMs !== check[2] ||
+        info.ctimeMs !== check[3]
+    )
+        return false
+    const names = check[4] ? check[4].split('/') : []
+    for (const [index, name] of names.entries()) {
+        const at = 5 + index * 4
+        const file = statOf(`${folder}/${name}`)
+        if (
+            !file?.isFile() ||
+            file.size !== check[at] ||
+            file.mtimeMs !== check[at + 1] ||
+            file.ctimeMs !== check[at + 2] ||
+            file.ino !== check[at + 3]
+        )
+            return false
+    }
+    return true
+}
+
+const settled = (info: Stats, before: number) => info.mtimeMs < before && info.ctimeMs < before
+
+const signature = (
+    root: string,
+    key: string,
+    before: number,
+    partFolders: Set<string>,
+): FolderCheck | undefined => {
+    const folder = `${root}/${key}`
+    const info = statOf(folder)
+    if (!info?.isDirectory() || !settled(info, before)) return undefined
+    const names: string[] = []
+    const numbers: number[] = []
+    try {
+        for (const entry of readdirSync(folder, { withFileTypes: true })) {
+            if (entry.isDirectory()) {
+                if (partFolders.has(entry.name) || isWriteLeftover(entry.name, 'folder'))
+                    return undefined
+                continue
+            }
+            if (!entry.isFile() || isWriteLeftover(entry.name, 'file')) return undefined
+            const file = statOf(`${folder}/${entry.name}`)
+            if (!file?.isFile() || !settled(file, before)) return undefined
+            names.push(entry.name)
+            numbers.push(file.size, file.mtimeMs, file.ctimeMs, file.ino)
+        }
+    } catch {
+        return undefined
+    }
+    return [key, info.ino, info.mtimeMs, info.ctimeMs, names.join('/'), ...numbers]
+}
+
+/**
+ * The checks of a start snapshot's folders and the writing of a new one's, on whichever thread
+ * runs them: the checks of the file checked last are kept for the save that follows the start.
+ */
+export class FolderChecks {
+    private checked: FolderCheck[] = []
+
+    check({ file, root, format }: CheckRequest['check']): CheckAnswer['checked'] {
+        let stored: StoredChecks
+        try {
+            stored = JSON.parse(readFileSync(file, 'utf8')) as StoredChecks
+        } catch {
+            return null
+        }
+        if (stored?.format !== format || stored.root !== root || !Array.isArray(stored.folders))
+            return null
+        this.checked = stored.folders
+        const unchanged = new Uint8Array(this.checked.length)
+        for (const [index, folder] of this.checked.entries())
+            unchanged[index] = Array.isArray(folder) && isUnchanged(root, folder) ? 1 : 0
+        return { id: String(stored.id), unchanged }
+    }
+
+    async save(request: SaveRequest['save']) {
+        const parts = new Set(request.partFolders)
+        const folders: FolderCheck[] = []
+        for (const index of request.keep) folders.push(this.checked[index]!)
+        const saved = new Uint8Array(request.capture.length)
+        for (const [index, key] of request.capture.entries()) {
+            const found = signature(request.root, key, request.before, parts)
+            if (found) folders.push(found)
+            saved[index] = found ? 1 : 0
+        }
+        this.checked = []
+        const { file, format, id, root } = request
+        await writeFileAtomic(
+            file,
+            JSON.stringify({ format, id, root, folders } satisfies StoredChecks),
+        )
+        return saved
+    }
+}

@@ -1,0 +1,430 @@
+import { randomBytes } from 'node:crypto'
+import { lstatSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import type { Worker } from 'node:worker_threads'
+import { writeFileAtomic } from '../util/atomic-write.js'
+import { startWorker } from '../util/start-worker.js'
+import { contentTypeInfos, type ContentType } from './item-types.js'
+import { keptReferenceLocator, partFolders, type ItemRecord, type ProblemPosition } from './load.js'
+import type { Problem } from './problems.js'
+import type { ItemFields } from './records.js'
+import type { Resource } from './resources.js'
+import {
+    FolderChecks,
+    type CheckAnswer,
+    type SaveAnswer,
+    type SaveRequest,
+} from './snapshot-checks.js'
+import { survivesJson } from './start-parse-cache.js'
+
+/**
+ * A served resource as kept: `[hash, where, contentType]`, `where` the file's name in its item
+ * folder or the place of a file Shelf made in the snapshot's `made`, then a pack slice's offset
+ * and length; an Srl that points elsewhere is kept as it is.
+ */
+type KeptResource =
+    | [string, string | number, string]
+    | [string, number, string, number, number]
+    | { external: Extract<Resource, { external: unknown }>['external'] }
+
+/** One unit: `[key, record file name, fields, resources, problems, reference positions]`. */
+type KeptUnit = [
+    string,
+    string,
+    ItemFields,
+    Record<string, KeptResource>,
+    Problem[] | 0,
+    [string, ProblemPosition][] | 0,
+]
+
+/** A file Shelf made that records of the snapshot serve bytes of, and how long it must be at least. */
+type MadeFile = [path: string, minBytes: number]
+
+/** The made files met while units are written, and the place of each in `files`. */
+type MadeFiles = { files: MadeFile[]; places: Map<string, number> }
+
+type KeptRecords = {
+    format: number
+    shelf: string
+    id: string
+    root: string
+    /** Each type's defaults as they were, as JSON: a change of them reads every item of the type again. */
+    defaults: Partial<Record<ContentType, string>>
+    made: MadeFile[]
+    units: KeptUnit[]
+}
+
+/** A unit a start takes from the snapshot instead of reading it. */
+export type TakenUnit = { record: ItemRecord; problems: Problem[] | undefined }
+
+/** A unit as the start's load left it, for the next snapshot. */
+export type SnapshotUnit = { key: string; record: ItemRecord; problems: Problem[] | undefined }
+
+/**
+ * Bumped whenever what is kept, or what a unit's files make of it, changes; a snapshot made by
+ * another build of Shelf is not trusted either (see `shelfBuild`).
+ */
+const format = 1
+
+/**
+ * Times closer than this to the start's load are not trusted: a file changed in the same tick
+ * of the file system's clock as it was read keeps its times (FAT counts in 2 s).
+ */
+export const racyMs = 2000
+
+/** Below this many folders the checks run on the main thread: a worker's start costs more. */
+const foldersWorthAWorker = 2000
+/** Units written between two turns of the event loop. */
+const unitsPerPiece = 1000
+
+/** The build that made a snapshot: Shelf's code file, by size and time (every build replaces it). */
+const shelfBuild = () => {
+    const code = statSync(fileURLToPath(import.meta.url))
+    return `${format}:${code.size}:${code.mtimeMs}`
+}
+
+/** Runs the folder checks here or on a worker thread, with one interface. */
+type Checker = {
+    check(file: string, root: string): Promise<CheckAnswer['checked']>
+    save(request: SaveRequest['save']): Promise<Uint8Array>
+    close(): Promise<void>
+}
+
+const checkerHere = (): Checker => {
+    const checks = new FolderChecks()
+    return {
+        check: async (file, root) => checks.check({ file, root, format }),
+        save: (request) => checks.save(request),
+        close: async () => undefined,
+    }
+}
+
+const checkerOnWorker = (): Checker => {
+    const worker: Worker = startWorker('content/snapshot-worker')
+    worker.unref()
+    const answer = <T>() =>
+        new Promise<T>((resolve, reject) => {
+            worker.once('message', resolve)
+            worker.once('error', reject)
+        })
+    return {
+        async check(file, root) {
+            const answered = answer<CheckAnswer>()
+            worker.postMessage({ check: { file, root, format } })
+            return (await answered).checked
+        },
+        async save(request) {
+            const answered = answer<SaveAnswer>()
+            worker.postMessage({ save: request })
+            const saved = await answered
+            if ('failed' in saved) throw new Error(saved.failed)
+            return saved.saved
+        },
+        close: async () => void (await worker.terminate()),
+    }
+}
+
+const sizeOf = (file: string) => {
+    try {
+        return statSync(file).size
+    } catch {
+        return undefined
+    }
+}
+
+const madeFileThere = ([path, minBytes]: MadeFile) => {
+    try {
+        const info = lstatSync(path)
+        return info.isFile() && info.size >= minBytes
+    } catch {
+        return false
+    }
+}
+
+/**
+ * What the last start's load produced, kept in the state folder and checked against the disk
+ * instead of reading and parsing every record and looking up every resource again: at a hundred
+ * thousand levels that reading was most of a warm start. Two files written together under one
+ * id: the records (read by the main thread) and each item folder's signature (checked by a
+ * worker meanwhile, see snapshot-checks.ts). A unit is taken only when its folder and every file
+ * in it are as they were, its type's defaults are, and the build of Shelf is the same; anything
+ * else, and a snapshot missing, cut short or broken, reads the folder as before. Only item
+ * folders whose whole record came from their own files are kept (not those with comments or
+ * leaderboards, an engine's package, or a chart converted by one).
+ */
+export class StartSnapshot {
+    private checker: Checker | undefined
+    private checked: Promise<CheckAnswer['checked']> | undefined
+    /** The records file as parsed, until the units it keeps are taken. */
+    private records: KeptRecords | undefined
+    private kept: Promise<Map<string, { index: number; unit: KeptUnit }> | undefined> | undefined
+    private defaults: KeptRecords['defaults'] = {}
+    private made: MadeFile[] = []
+    /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
+    private readonly taken = new Map<string, { index: number; record: ItemRecord }>()
+    private keptCount = 0
+
+    private constructor(
+        private readonly recordsFile: string,
+        private readonly checksFile: string,
+        private readonly root: string,
+    ) {}
+
+    /** Starts checking the snapshot of the state folder, if there is one, while the start reads on. */
+    static open(stateFolder: string, root: string): StartSnapshot {
+        const snapshot = new StartSnapshot(
+            join(stateFolder, 'start-records.json'),
+            join(stateFolder, 'start-checks.json'),
+            root,
+        )
+        const checksBytes = sizeOf(snapshot.checksFile)
+        if (checksBytes !== undefined && sizeOf(snapshot.recordsFile) !== undefined) {
+            // A folder's checks take about 300 bytes.
+            snapshot.checker =
+                checksBytes / 300 < foldersWorthAWorker ? checkerHere() : checkerOnWorker()
+            snapshot.checked = snapshot.checker.check(snapshot.checksFile, root).catch(() => null)
+            // Parsed while the worker checks the folders.
+            snapshot.records = snapshot.readRecords()
+        }
+        return snapshot
+    }
+
+    /** How many units this start took from the snapshot. */
+    get takenCount() {
+        return this.taken.size
+    }
+
+    /**
+     * The units of a type that are as the snapshot keeps them, given the type's defaults as the
+     * start read them; each is taken once.
+     */
+    async unchanged(type: ContentType, defaults: Record<string, unknown>) {
+        const taken = new Map<string, TakenUnit>()
+        const kept = await (this.kept ??= this.readKept())
+        if (!kept || this.defaults[type] !== JSON.stringify(defaults)) return taken
+        const prefix = `${contentTypeInfos[type].plural}/`
+        for (const [key, { index, unit }] of kept) {
+            if (!key.startsWith(prefix)) continue
+            const record = this.recordOf(type, unit)
+            if (!record) continue
+            taken.set(key, { record, problems: unit[4] || undefined })
+            this.taken.set(key, { index, record })
+            kept.delete(key)
+        }
+        return taken
+    }
+
+    /** The records file, if it is of this build of Shelf and this content folder. */
+    private readRecords() {
+        try {
+            const records = JSON.parse(readFileSync(this.recordsFile, 'utf8')) as KeptRecords
+            if (
+                records?.format === format &&
+                records.shelf === shelfBuild() &&
+                records.root === this.root
+            )
+                return records
+        } catch {
+            // Missing, cut short or not JSON: the folder is read as at a first start.
+        }
+        return undefined
+    }
+
+    /** The kept units whose folders are unchanged, by key; undefined when the snapshot is not usable. */
+    private async readKept() {
+        const checked = await this.checked
+        const records = this.records
+        this.records = undefined
+        if (
+            !checked ||
+            !records ||
+            records.id !== checked.id ||
+            !Array.isArray(records.units) ||
+            records.units.length !== checked.unchanged.length ||
+            !Array.isArray(records.made) ||
+            !records.made.every(madeFileThere)
+        )
+            return undefined
+        this.defaults = records.defaults ?? {}
+        this.made = records.made
+        this.keptCount = records.units.length
+        const kept = new Map<string, { index: number; unit: KeptUnit }>()
+        for (const [index, unit] of records.units.entries())
+            if (checked.unchanged[index] === 1) kept.set(unit[0], { index, unit })
+        return kept
+    }
+
+    private recordOf(type: ContentType, unit: KeptUnit): ItemRecord | undefined {
+        const [key, fileName, fields, kept, , positions] = unit
+        const base = `${this.root}/${key}/`
+        const resources: Record<string, Resource> = {}
+        for (const [role, resource] of Object.entries(kept)) {
+            if (!Array.isArray(resource)) {
+                resources[role] = resource
+                continue
+            }
+            const [hash, where, contentType, offset, length] = resource
+            const path = typeof where === 'string' ? base + where : this.made[where]?.[0]
+            if (path === undefined) return undefined
+            resources[role] = {
+                served: {
+                    hash,
+                    path,
+                    contentType: sharedContentType(contentType),
+                    ...(offset !== undefined &&
+                        length !== undefined && { slice: { offset, length } }),
+                },
+            }
+        }
+        const file = `${key}/${fileName}`
+        return {
+            type,
+            name: key.slice(key.indexOf('/') + 1),
+            file,
+            fields,
+            locateReference: keptReferenceLocator(this.root, file, positions || undefined),
+            resources,
+            comments: [],
+            leaderboards: [],
+        }
+    }
+
+    /**
+     * Writes the snapshot of the units as the start left them, unless it is the one read. `before`
+     * is when the start's load began: a folder with a time after it (less `racyMs`) may have
+     * changed since it was read and is left out, to be read at the next start. Runs after the
+     * start, a piece at a time between turns of the event loop.
+     */
+    async save(
+        units: Iterable<SnapshotUnit>,
+        defaults: Partial<Record<ContentType, Record<string, unknown>>>,
+        before: number,
+    ) {
+        const keep: number[] = []
+        const keptUnits: SnapshotUnit[] = []
+        const capture: SnapshotUnit[] = []
+        for (const unit of units) {
+            const taken = this.taken.get(unit.key)
+            if (taken?.record === unit.record) {
+                keep.push(taken.index)
+                keptUnits.push(unit)
+            } else if (isKeepable(unit)) capture.push(unit)
+        }
+        const storedDefaults = Object.fromEntries(
+            Object.entries(defaults).map(([type, data]) => [type, JSON.stringify(data)]),
+        )
+        const sameDefaults = JSON.stringify(storedDefaults) === JSON.stringify(this.defaults)
+        this.taken.clear()
+        this.kept = undefined
+        if (capture.length === 0 && keep.length === this.keptCount && sameDefaults) {
+            await this.close()
+            return
+        }
+        const checker =
+            this.checker ??
+            (capture.length < foldersWorthAWorker ? checkerHere() : checkerOnWorker())
+        this.checker = checker
+        const id = randomBytes(8).toString('hex')
+        try {
+            // The checks first: records without their checks are never taken.
+            const saved = await checker.save({
+                file: this.checksFile,
+                format,
+                id,
+                root: this.root,
+                before: before - racyMs,
+                partFolders: [...partFolders],
+                keep: Int32Array.from(keep),
+                capture: capture.map((unit) => unit.key),
+            })
+            const written = [...keptUnits, ...capture.filter((_, index) => saved[index] === 1)]
+            await writeFileAtomic(
+                this.recordsFile,
+                this.recordsText(
+                    { format, shelf: shelfBuild(), id, root: this.root, defaults: storedDefaults },
+                    written,
+                ),
+            )
+        } finally {
+            await this.close()
+        }
+    }
+
+    /**
+     * The records file, a piece at a time: the header, the units, then the files Shelf made that
+     * they serve bytes of (known once every unit is written).
+     */
+    private async *recordsText(header: Omit<KeptRecords, 'made' | 'units'>, units: SnapshotUnit[]) {
+        const made: MadeFiles = { files: [], places: new Map() }
+        const head = JSON.stringify(header)
+        yield `${head.slice(0, -1)},"units":[`
+        for (let start = 0; start < units.length; start += unitsPerPiece) {
+            const piece = units.slice(start, start + unitsPerPiece)
+            const text = piece.map((unit) => JSON.stringify(this.keptUnit(unit, made))).join(',')
+            yield start === 0 ? text : `,${text}`
+            await nextTurn()
+        }
+        yield `],"made":${JSON.stringify(made.files)}}`
+    }
+
+    private keptUnit({ key, record, problems }: SnapshotUnit, made: MadeFiles): KeptUnit {
+        const base = `${this.root}/${key}/`
+        const resources: Record<string, KeptResource> = {}
+        for (const [role, resource] of Object.entries(record.resources)) {
+            if ('external' in resource) {
+                resources[role] = { external: resource.external }
+                continue
+            }
+            const { hash, path, contentType, slice } = resource.served
+            if (!slice && path.startsWith(base)) {
+                resources[role] = [hash, path.slice(base.length), contentType]
+                continue
+            }
+            let where = made.places.get(path)
+            if (where === undefined) {
+                where = made.files.push([path, 0]) - 1
+                made.places.set(path, where)
+            }
+            const file = made.files[where]!
+            file[1] = Math.max(file[1], slice ? slice.offset + slice.length : 0)
+            resources[role] = slice
+                ? [hash, where, contentType, slice.offset, slice.length]
+                : [hash, where, contentType]
+        }
+        const positions = record.file.endsWith('.json')
+            ? 0
+            : contentTypeInfos[record.type].references.map(
+                  ({ field }) =>
+                      [field, record.locateReference(field)] as [string, ProblemPosition],
+              )
+        return [
+            key,
+            record.file.slice(key.length + 1),
+            record.fields,
+            resources,
+            problems ?? 0,
+            positions,
+        ]
+    }
+
+    /** Ends the worker checking folders, if one runs. */
+    async close() {
+        const checker = this.checker
+        this.checker = undefined
+        await checker?.close()
+    }
+}
+
+/** A unit whose record survives being written as JSON and read back. */
+const isKeepable = ({ key, record, problems }: SnapshotUnit) =>
+    !key.endsWith('.md') &&
+    record.file.startsWith(`${key}/`) &&
+    survivesJson(record.fields) &&
+    (problems === undefined || survivesJson(problems))
+
+/** One string per content type, rather than one per resource as parsed. */
+const contentTypes = new Map<string, string>()
+const sharedContentType = (type: string) =>
+    contentTypes.get(type) ?? (contentTypes.set(type, type), type)
