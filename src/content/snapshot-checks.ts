@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs'
+import { lstatSync, readdirSync, type Stats } from 'node:fs'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { isWriteLeftover } from '../util/write-leftovers.js'
+import { jsonLines, linePieces } from './json-lines.js'
 
 /**
  * One item folder as it was when its record was read: `[key, ino, mtimeMs, ctimeMs, names]`, the
@@ -11,12 +12,8 @@ import { isWriteLeftover } from '../util/write-leftovers.js'
  */
 export type FolderCheck = [string, number, number, number, string, ...number[]]
 
-export type StoredChecks = {
-    format: number
-    id: string
-    root: string
-    folders: FolderCheck[]
-}
+/** The first line of the checks file; a line of each folder's check follows. */
+export type ChecksHeader = { format: number; id: string; root: string }
 
 /** Checks the snapshot's folders against the disk (`file`: the checks written with it). */
 export type CheckRequest = { check: { file: string; root: string; format: number } }
@@ -24,8 +21,8 @@ export type CheckRequest = { check: { file: string; root: string; format: number
 export type CheckAnswer = { checked: { id: string; unchanged: Uint8Array } | null }
 
 /**
- * Writes the checks of a new snapshot: those of the folders checked unchanged (`keep`, by their
- * place in the file checked), then the signatures taken now of the folders named in `capture`.
+ * Writes the checks of a new snapshot: those of the folders checked unchanged (`keep`, their
+ * places in the file checked, ascending), then the signatures taken now of the folders named in `capture`.
  * A folder is left out when a time of it or of a file in it is not before `before` (it may have
  * changed since its record was read, in the same tick of the clock), when it holds a link or
  * anything but files and folders, a leftover of a write, or one of `partFolders`.
@@ -42,8 +39,11 @@ export type SaveRequest = {
         capture: string[]
     }
 }
-/** Which of the folders to capture were written, in the order asked. */
-export type SaveAnswer = { saved: Uint8Array } | { failed: string }
+/**
+ * Which of the folders to capture were written, in the order asked, and whether every folder to
+ * keep was (not when the file checked was replaced meanwhile).
+ */
+export type SaveAnswer = { saved: Uint8Array; keptAll: boolean } | { failed: string }
 
 const statOf = (path: string): Stats | undefined => {
     try {
@@ -113,43 +113,78 @@ const signature = (
 
 /**
  * The checks of a start snapshot's folders and the writing of a new one's, on whichever thread
- * runs them: the checks of the file checked last are kept for the save that follows the start.
+ * runs them. Both read the checks a line at a time and keep none of them.
  */
 export class FolderChecks {
-    private checked: FolderCheck[] = []
+    /** The id of the checks checked last, whose folders a save may keep. */
+    private checkedId: string | undefined
 
     check({ file, root, format }: CheckRequest['check']): CheckAnswer['checked'] {
-        let stored: StoredChecks
+        const unchanged: number[] = []
+        let header: ChecksHeader | undefined
         try {
-            stored = JSON.parse(readFileSync(file, 'utf8')) as StoredChecks
+            for (const value of jsonLines(file)) {
+                if (!header) {
+                    header = value as ChecksHeader
+                    if (header?.format !== format || header.root !== root) return null
+                } else
+                    unchanged.push(
+                        Array.isArray(value) && isUnchanged(root, value as FolderCheck) ? 1 : 0,
+                    )
+            }
         } catch {
             return null
         }
-        if (stored?.format !== format || stored.root !== root || !Array.isArray(stored.folders))
-            return null
-        this.checked = stored.folders
-        const unchanged = new Uint8Array(this.checked.length)
-        for (const [index, folder] of this.checked.entries())
-            unchanged[index] = Array.isArray(folder) && isUnchanged(root, folder) ? 1 : 0
-        return { id: String(stored.id), unchanged }
+        if (!header) return null
+        this.checkedId = String(header.id)
+        return { id: this.checkedId, unchanged: Uint8Array.from(unchanged) }
     }
 
-    async save(request: SaveRequest['save']) {
+    async save(request: SaveRequest['save']): Promise<Extract<SaveAnswer, { saved: unknown }>> {
         const parts = new Set(request.partFolders)
-        const folders: FolderCheck[] = []
-        for (const index of request.keep) folders.push(this.checked[index]!)
         const saved = new Uint8Array(request.capture.length)
+        const captured: string[] = []
         for (const [index, key] of request.capture.entries()) {
             const found = signature(request.root, key, request.before, parts)
-            if (found) folders.push(found)
+            if (found) captured.push(JSON.stringify(found))
             saved[index] = found ? 1 : 0
         }
-        this.checked = []
-        const { file, format, id, root } = request
-        await writeFileAtomic(
-            file,
-            JSON.stringify({ format, id, root, folders } satisfies StoredChecks),
-        )
-        return saved
+        const { file, format, id, root, keep } = request
+        const kept = { all: keep.length === 0 }
+        const checkedId = this.checkedId
+        this.checkedId = undefined
+        async function* lines() {
+            yield `${JSON.stringify({ format, id, root } satisfies ChecksHeader)}\n`
+            if (!kept.all && checkedId !== undefined) yield* keptLines(file, checkedId, keep, kept)
+            for (const line of captured) yield `${line}\n`
+        }
+        await writeFileAtomic(file, lines())
+        return { saved, keptAll: kept.all }
+    }
+}
+
+/** The lines of the folders to keep, copied as they are from the checks file of `id`. */
+async function* keptLines(file: string, id: string, keep: Int32Array, kept: { all: boolean }) {
+    let place = -1
+    let next = 0
+    for (const piece of linePieces(file)) {
+        const lines = piece.split('\n')
+        lines.pop()
+        let text = ''
+        for (const line of lines) {
+            if (place === -1) {
+                if ((JSON.parse(line) as ChecksHeader).id !== id) return
+                place = 0
+                continue
+            }
+            if (place++ !== keep[next]) continue
+            text += `${line}\n`
+            if (++next === keep.length) break
+        }
+        yield text
+        if (next === keep.length) {
+            kept.all = true
+            return
+        }
     }
 }

@@ -22,7 +22,7 @@ parentPort!.on('message', (message: CheckRequest | SaveRequest) => {
         return
     }
     checks.save(message.save).then(
-        (saved) => parentPort!.postMessage({ saved } satisfies SaveAnswer),
+        (saved) => parentPort!.postMessage(saved satisfies SaveAnswer),
         (error: unknown) =>
             parentPort!.postMessage({ failed: (error as Error).message } satisfies SaveAnswer),
     )

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { lstatSync, readFileSync, statSync } from 'node:fs'
+import { lstatSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { startWorker } from '../util/start-worker.js'
 import { contentTypeInfos, type ContentType } from './item-types.js'
+import { jsonLines } from './json-lines.js'
 import { keptReferenceLocator, partFolders, type ItemRecord, type ProblemPosition } from './load.js'
 import type { Problem } from './problems.js'
 import type { ItemFields } from './records.js'
@@ -45,16 +46,17 @@ type MadeFile = [path: string, minBytes: number]
 /** The made files met while units are written, and the place of each in `files`. */
 type MadeFiles = { files: MadeFile[]; places: Map<string, number> }
 
-type KeptRecords = {
+/** The first line of the records file; a line of each unit follows, then one of the made files. */
+type RecordsHeader = {
     format: number
     shelf: string
     id: string
     root: string
     /** Each type's defaults as they were, as JSON: a change of them reads every item of the type again. */
     defaults: Partial<Record<ContentType, string>>
-    made: MadeFile[]
-    units: KeptUnit[]
 }
+
+type KeptRecords = RecordsHeader & { made: MadeFile[]; units: KeptUnit[] }
 
 /** A unit a start takes from the snapshot instead of reading it. */
 export type TakenUnit = { record: ItemRecord; problems: Problem[] | undefined }
@@ -88,7 +90,7 @@ const shelfBuild = () => {
 /** Runs the folder checks here or on a worker thread, with one interface. */
 type Checker = {
     check(file: string, root: string): Promise<CheckAnswer['checked']>
-    save(request: SaveRequest['save']): Promise<Uint8Array>
+    save(request: SaveRequest['save']): Promise<{ saved: Uint8Array; keptAll: boolean }>
     close(): Promise<void>
 }
 
@@ -120,7 +122,7 @@ const checkerOnWorker = (): Checker => {
             worker.postMessage({ save: request })
             const saved = await answered
             if ('failed' in saved) throw new Error(saved.failed)
-            return saved.saved
+            return saved
         },
         close: async () => void (await worker.terminate()),
     }
@@ -159,8 +161,9 @@ export class StartSnapshot {
     private checked: Promise<CheckAnswer['checked']> | undefined
     /** The records file as parsed, until the units it keeps are taken. */
     private records: KeptRecords | undefined
-    private kept: Promise<Map<string, { index: number; unit: KeptUnit }> | undefined> | undefined
-    private defaults: KeptRecords['defaults'] = {}
+    /** The kept units whose folders are unchanged, by type folder, each with its place in the files. */
+    private kept: Promise<Map<string, [number, KeptUnit][]> | undefined> | undefined
+    private defaults: RecordsHeader['defaults'] = {}
     private made: MadeFile[] = []
     /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
     private readonly taken = new Map<string, { index: number; record: ItemRecord }>()
@@ -175,8 +178,8 @@ export class StartSnapshot {
     /** Starts checking the snapshot of the state folder, if there is one, while the start reads on. */
     static open(stateFolder: string, root: string): StartSnapshot {
         const snapshot = new StartSnapshot(
-            join(stateFolder, 'start-records.json'),
-            join(stateFolder, 'start-checks.json'),
+            join(stateFolder, 'start-records.jsonl'),
+            join(stateFolder, 'start-checks.jsonl'),
             root,
         )
         const checksBytes = sizeOf(snapshot.checksFile)
@@ -203,33 +206,43 @@ export class StartSnapshot {
     async unchanged(type: ContentType, defaults: Record<string, unknown>) {
         const taken = new Map<string, TakenUnit>()
         const kept = await (this.kept ??= this.readKept())
-        if (!kept || this.defaults[type] !== JSON.stringify(defaults)) return taken
-        const prefix = `${contentTypeInfos[type].plural}/`
-        for (const [key, { index, unit }] of kept) {
-            if (!key.startsWith(prefix)) continue
+        const plural = contentTypeInfos[type].plural
+        const units = kept?.get(plural)
+        kept?.delete(plural)
+        if (!units || this.defaults[type] !== JSON.stringify(defaults)) return taken
+        for (const [index, unit] of units) {
             const record = this.recordOf(type, unit)
             if (!record) continue
-            taken.set(key, { record, problems: unit[4] || undefined })
-            this.taken.set(key, { index, record })
-            kept.delete(key)
+            taken.set(unit[0], { record, problems: unit[4] || undefined })
+            this.taken.set(unit[0], { index, record })
         }
         return taken
     }
 
     /** The records file, if it is of this build of Shelf and this content folder. */
-    private readRecords() {
+    private readRecords(): KeptRecords | undefined {
         try {
-            const records = JSON.parse(readFileSync(this.recordsFile, 'utf8')) as KeptRecords
-            if (
-                records?.format === format &&
-                records.shelf === shelfBuild() &&
-                records.root === this.root
-            )
-                return records
+            let header: RecordsHeader | undefined
+            let made: MadeFile[] | undefined
+            const units: KeptUnit[] = []
+            for (const value of jsonLines(this.recordsFile)) {
+                if (!header) {
+                    header = value as RecordsHeader
+                    if (
+                        header?.format !== format ||
+                        header.shelf !== shelfBuild() ||
+                        header.root !== this.root
+                    )
+                        return undefined
+                } else if (Array.isArray(value) && !made) units.push(value as KeptUnit)
+                else made = (value as { made: MadeFile[] }).made
+            }
+            // Without the last line the file was cut short.
+            return header && Array.isArray(made) ? { ...header, made, units } : undefined
         } catch {
             // Missing, cut short or not JSON: the folder is read as at a first start.
+            return undefined
         }
-        return undefined
     }
 
     /** The kept units whose folders are unchanged, by key; undefined when the snapshot is not usable. */
@@ -241,18 +254,21 @@ export class StartSnapshot {
             !checked ||
             !records ||
             records.id !== checked.id ||
-            !Array.isArray(records.units) ||
             records.units.length !== checked.unchanged.length ||
-            !Array.isArray(records.made) ||
             !records.made.every(madeFileThere)
         )
             return undefined
         this.defaults = records.defaults ?? {}
         this.made = records.made
         this.keptCount = records.units.length
-        const kept = new Map<string, { index: number; unit: KeptUnit }>()
-        for (const [index, unit] of records.units.entries())
-            if (checked.unchanged[index] === 1) kept.set(unit[0], { index, unit })
+        const kept = new Map<string, [number, KeptUnit][]>()
+        for (const [index, unit] of records.units.entries()) {
+            if (checked.unchanged[index] !== 1 || typeof unit[0] !== 'string') continue
+            const plural = unit[0].slice(0, unit[0].indexOf('/'))
+            const units = kept.get(plural)
+            if (units) units.push([index, unit])
+            else kept.set(plural, [[index, unit]])
+        }
         return kept
     }
 
@@ -302,23 +318,22 @@ export class StartSnapshot {
         defaults: Partial<Record<ContentType, Record<string, unknown>>>,
         before: number,
     ) {
-        const keep: number[] = []
-        const keptUnits: SnapshotUnit[] = []
+        const kept: [number, SnapshotUnit][] = []
         const capture: SnapshotUnit[] = []
         for (const unit of units) {
             const taken = this.taken.get(unit.key)
-            if (taken?.record === unit.record) {
-                keep.push(taken.index)
-                keptUnits.push(unit)
-            } else if (isKeepable(unit)) capture.push(unit)
+            if (taken?.record === unit.record) kept.push([taken.index, unit])
+            else if (isKeepable(unit)) capture.push(unit)
         }
+        // In the order of the checks file, which the worker copies from.
+        kept.sort((a, b) => a[0] - b[0])
         const storedDefaults = Object.fromEntries(
             Object.entries(defaults).map(([type, data]) => [type, JSON.stringify(data)]),
         )
         const sameDefaults = JSON.stringify(storedDefaults) === JSON.stringify(this.defaults)
         this.taken.clear()
         this.kept = undefined
-        if (capture.length === 0 && keep.length === this.keptCount && sameDefaults) {
+        if (capture.length === 0 && kept.length === this.keptCount && sameDefaults) {
             await this.close()
             return
         }
@@ -336,10 +351,15 @@ export class StartSnapshot {
                 root: this.root,
                 before: before - racyMs,
                 partFolders: [...partFolders],
-                keep: Int32Array.from(keep),
+                keep: Int32Array.from(kept, ([index]) => index),
                 capture: capture.map((unit) => unit.key),
             })
-            const written = [...keptUnits, ...capture.filter((_, index) => saved[index] === 1)]
+            // Checks that lost some folders to keep would not match the records: the next start reads every folder.
+            if (!saved.keptAll) return
+            const written = [
+                ...kept.map(([, unit]) => unit),
+                ...capture.filter((_, index) => saved.saved[index] === 1),
+            ]
             await writeFileAtomic(
                 this.recordsFile,
                 this.recordsText(
@@ -356,17 +376,17 @@ export class StartSnapshot {
      * The records file, a piece at a time: the header, the units, then the files Shelf made that
      * they serve bytes of (known once every unit is written).
      */
-    private async *recordsText(header: Omit<KeptRecords, 'made' | 'units'>, units: SnapshotUnit[]) {
+    private async *recordsText(header: RecordsHeader, units: SnapshotUnit[]) {
         const made: MadeFiles = { files: [], places: new Map() }
-        const head = JSON.stringify(header)
-        yield `${head.slice(0, -1)},"units":[`
+        yield `${JSON.stringify(header)}\n`
         for (let start = 0; start < units.length; start += unitsPerPiece) {
-            const piece = units.slice(start, start + unitsPerPiece)
-            const text = piece.map((unit) => JSON.stringify(this.keptUnit(unit, made))).join(',')
-            yield start === 0 ? text : `,${text}`
+            let text = ''
+            for (const unit of units.slice(start, start + unitsPerPiece))
+                text += `${JSON.stringify(this.keptUnit(unit, made))}\n`
+            yield text
             await nextTurn()
         }
-        yield `],"made":${JSON.stringify(made.files)}}`
+        yield `${JSON.stringify({ made: made.files })}\n`
     }
 
     private keptUnit({ key, record, problems }: SnapshotUnit, made: MadeFiles): KeptUnit {
