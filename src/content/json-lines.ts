@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer'
 import { closeSync, openSync, readSync } from 'node:fs'
 
 /** Bytes read at a time. */
@@ -24,7 +25,8 @@ export function* linePieces(file: string): Generator<string> {
             filled += read
             const end = read === 0 ? filled : buffer.lastIndexOf(0x0a, filled - 1) + 1
             if (end > 0) {
-                yield buffer.toString('utf8', 0, end)
+                // Read as Latin-1 when it is ASCII: the quick copy, into a string of one byte a character.
+                yield buffer.toString(isAscii(buffer.subarray(0, end)) ? 'latin1' : 'utf8', 0, end)
                 buffer.copy(buffer, 0, end, filled)
                 filled -= end
             }
@@ -34,6 +36,16 @@ export function* linePieces(file: string): Generator<string> {
         closeSync(descriptor)
     }
 }
+
+/**
+ * One value as a line of JSON in ASCII, every other character escaped: such a file is read a
+ * good deal quicker (see `linePieces`), and a name in Japanese costs a few bytes more.
+ */
+export const asciiJsonLine = (value: unknown) =>
+    `${JSON.stringify(value).replace(
+        /[\u007f-\uffff]/g,
+        (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )}\n`
 
 /** The values of a piece of lines; throws when a line is not JSON. */
 export const parseLines = (piece: string): unknown[] =>

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { isWriteLeftover } from '../util/write-leftovers.js'
-import { jsonLines, linePieces } from './json-lines.js'
+import { asciiJsonLine, jsonLines, linePieces } from './json-lines.js'
 
 /**
  * One item folder as it was when its record was read: `[key, ino, mtimeMs, ctimeMs, names]`, the
@@ -146,7 +146,7 @@ export class FolderChecks {
         const captured: string[] = []
         for (const [index, key] of request.capture.entries()) {
             const found = signature(request.root, key, request.before, parts)
-            if (found) captured.push(JSON.stringify(found))
+            if (found) captured.push(asciiJsonLine(found))
             saved[index] = found ? 1 : 0
         }
         const { file, format, id, root, keep } = request
@@ -154,9 +154,10 @@ export class FolderChecks {
         const checkedId = this.checkedId
         this.checkedId = undefined
         async function* lines() {
-            yield `${JSON.stringify({ format, id, root } satisfies ChecksHeader)}\n`
+            yield asciiJsonLine({ format, id, root } satisfies ChecksHeader)
             if (!kept.all && checkedId !== undefined) yield* keptLines(file, checkedId, keep, kept)
-            for (const line of captured) yield `${line}\n`
+            for (let start = 0; start < captured.length; start += 1000)
+                yield captured.slice(start, start + 1000).join('')
         }
         await writeFileAtomic(file, lines())
         return { saved, keptAll: kept.all }

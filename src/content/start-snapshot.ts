@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { startWorker } from '../util/start-worker.js'
-import { contentTypeInfos, type ContentType } from './item-types.js'
-import { jsonLines } from './json-lines.js'
+import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
+import { asciiJsonLine, jsonLines } from './json-lines.js'
 import { keptReferenceLocator, partFolders, type ItemRecord, type ProblemPosition } from './load.js'
 import type { Problem } from './problems.js'
 import type { ItemFields } from './records.js'
@@ -43,10 +43,7 @@ type KeptUnit = [
 /** A file Shelf made that records of the snapshot serve bytes of, and how long it must be at least. */
 type MadeFile = [path: string, minBytes: number]
 
-/** The made files met while units are written, and the place of each in `files`. */
-type MadeFiles = { files: MadeFile[]; places: Map<string, number> }
-
-/** The first line of the records file; a line of each unit follows, then one of the made files. */
+/** The first line of the records file; a line of each unit follows. */
 type RecordsHeader = {
     format: number
     shelf: string
@@ -54,9 +51,17 @@ type RecordsHeader = {
     root: string
     /** Each type's defaults as they were, as JSON: a change of them reads every item of the type again. */
     defaults: Partial<Record<ContentType, string>>
+    made: MadeFile[]
 }
 
-type KeptRecords = RecordsHeader & { made: MadeFile[]; units: KeptUnit[] }
+/** A unit as read back, with its place in the files. */
+type ReadUnit = { index: number; key: string; record: ItemRecord; problems: Problem[] | undefined }
+
+type KeptRecords = { header: RecordsHeader; units: ReadUnit[] }
+
+const typeByPlural = new Map<string, ContentType>(
+    contentTypes.map((type) => [contentTypeInfos[type].plural, type]),
+)
 
 /** A unit a start takes from the snapshot instead of reading it. */
 export type TakenUnit = { record: ItemRecord; problems: Problem[] | undefined }
@@ -161,10 +166,9 @@ export class StartSnapshot {
     private checked: Promise<CheckAnswer['checked']> | undefined
     /** The records file as parsed, until the units it keeps are taken. */
     private records: KeptRecords | undefined
-    /** The kept units whose folders are unchanged, by type folder, each with its place in the files. */
-    private kept: Promise<Map<string, [number, KeptUnit][]> | undefined> | undefined
+    /** The kept units whose folders are unchanged, by type folder. */
+    private kept: Promise<Map<string, ReadUnit[]> | undefined> | undefined
     private defaults: RecordsHeader['defaults'] = {}
-    private made: MadeFile[] = []
     /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
     private readonly taken = new Map<string, { index: number; record: ItemRecord }>()
     private keptCount = 0
@@ -210,11 +214,9 @@ export class StartSnapshot {
         const units = kept?.get(plural)
         kept?.delete(plural)
         if (!units || this.defaults[type] !== JSON.stringify(defaults)) return taken
-        for (const [index, unit] of units) {
-            const record = this.recordOf(type, unit)
-            if (!record) continue
-            taken.set(unit[0], { record, problems: unit[4] || undefined })
-            this.taken.set(unit[0], { index, record })
+        for (const { index, key, record, problems } of units) {
+            taken.set(key, { record, problems })
+            this.taken.set(key, { index, record })
         }
         return taken
     }
@@ -223,29 +225,32 @@ export class StartSnapshot {
     private readRecords(): KeptRecords | undefined {
         try {
             let header: RecordsHeader | undefined
-            let made: MadeFile[] | undefined
-            const units: KeptUnit[] = []
+            const units: ReadUnit[] = []
             for (const value of jsonLines(this.recordsFile)) {
-                if (!header) {
-                    header = value as RecordsHeader
-                    if (
-                        header?.format !== format ||
-                        header.shelf !== shelfBuild() ||
-                        header.root !== this.root
-                    )
-                        return undefined
-                } else if (Array.isArray(value) && !made) units.push(value as KeptUnit)
-                else made = (value as { made: MadeFile[] }).made
+                if (header) {
+                    const unit = this.readUnit(units.length, value as KeptUnit, header.made)
+                    if (!unit) return undefined
+                    units.push(unit)
+                    continue
+                }
+                header = value as RecordsHeader
+                if (
+                    header?.format !== format ||
+                    header.shelf !== shelfBuild() ||
+                    header.root !== this.root ||
+                    !Array.isArray(header.made) ||
+                    !header.made.every(madeFileThere)
+                )
+                    return undefined
             }
-            // Without the last line the file was cut short.
-            return header && Array.isArray(made) ? { ...header, made, units } : undefined
+            return header && { header, units }
         } catch {
             // Missing, cut short or not JSON: the folder is read as at a first start.
             return undefined
         }
     }
 
-    /** The kept units whose folders are unchanged, by key; undefined when the snapshot is not usable. */
+    /** The kept units whose folders are unchanged, by type folder; undefined when the snapshot is not usable. */
     private async readKept() {
         const checked = await this.checked
         const records = this.records
@@ -253,49 +258,53 @@ export class StartSnapshot {
         if (
             !checked ||
             !records ||
-            records.id !== checked.id ||
-            records.units.length !== checked.unchanged.length ||
-            !records.made.every(madeFileThere)
+            records.header.id !== checked.id ||
+            records.units.length !== checked.unchanged.length
         )
             return undefined
-        this.defaults = records.defaults ?? {}
-        this.made = records.made
+        this.defaults = records.header.defaults ?? {}
         this.keptCount = records.units.length
-        const kept = new Map<string, [number, KeptUnit][]>()
-        for (const [index, unit] of records.units.entries()) {
-            if (checked.unchanged[index] !== 1 || typeof unit[0] !== 'string') continue
-            const plural = unit[0].slice(0, unit[0].indexOf('/'))
+        const kept = new Map<string, ReadUnit[]>()
+        for (const unit of records.units) {
+            if (checked.unchanged[unit.index] !== 1) continue
+            const plural = unit.key.slice(0, unit.key.indexOf('/'))
             const units = kept.get(plural)
-            if (units) units.push([index, unit])
-            else kept.set(plural, [[index, unit]])
+            if (units) units.push(unit)
+            else kept.set(plural, [unit])
         }
         return kept
     }
 
-    private recordOf(type: ContentType, unit: KeptUnit): ItemRecord | undefined {
-        const [key, fileName, fields, kept, , positions] = unit
+    /** A unit's line as the record it keeps; undefined when it is not one. */
+    private readUnit(index: number, unit: KeptUnit, made: MadeFile[]): ReadUnit | undefined {
+        const [key, fileName, fields, kept, problems, positions] = unit
+        const type = typeByPlural.get(key.slice(0, key.indexOf('/')))
+        if (!type) return undefined
         const base = `${this.root}/${key}/`
         const resources: Record<string, Resource> = {}
-        for (const [role, resource] of Object.entries(kept)) {
+        for (const role in kept) {
+            const resource = kept[role]!
             if (!Array.isArray(resource)) {
                 resources[role] = resource
                 continue
             }
             const [hash, where, contentType, offset, length] = resource
-            const path = typeof where === 'string' ? base + where : this.made[where]?.[0]
+            const path = typeof where === 'string' ? base + where : made[where]?.[0]
             if (path === undefined) return undefined
             resources[role] = {
-                served: {
-                    hash,
-                    path,
-                    contentType: sharedContentType(contentType),
-                    ...(offset !== undefined &&
-                        length !== undefined && { slice: { offset, length } }),
-                },
+                served:
+                    offset === undefined || length === undefined
+                        ? { hash, path, contentType: sharedContentType(contentType) }
+                        : {
+                              hash,
+                              path,
+                              contentType: sharedContentType(contentType),
+                              slice: { offset, length },
+                          },
             }
         }
         const file = `${key}/${fileName}`
-        return {
+        const record: ItemRecord = {
             type,
             name: key.slice(key.indexOf('/') + 1),
             file,
@@ -305,6 +314,7 @@ export class StartSnapshot {
             comments: [],
             leaderboards: [],
         }
+        return { index, key, record, problems: problems || undefined }
     }
 
     /**
@@ -360,11 +370,20 @@ export class StartSnapshot {
                 ...kept.map(([, unit]) => unit),
                 ...capture.filter((_, index) => saved.saved[index] === 1),
             ]
+            const made = madeFilesOf(this.root, written)
             await writeFileAtomic(
                 this.recordsFile,
                 this.recordsText(
-                    { format, shelf: shelfBuild(), id, root: this.root, defaults: storedDefaults },
+                    {
+                        format,
+                        shelf: shelfBuild(),
+                        id,
+                        root: this.root,
+                        defaults: storedDefaults,
+                        made: made.files,
+                    },
                     written,
+                    made.places,
                 ),
             )
         } finally {
@@ -372,24 +391,23 @@ export class StartSnapshot {
         }
     }
 
-    /**
-     * The records file, a piece at a time: the header, the units, then the files Shelf made that
-     * they serve bytes of (known once every unit is written).
-     */
-    private async *recordsText(header: RecordsHeader, units: SnapshotUnit[]) {
-        const made: MadeFiles = { files: [], places: new Map() }
-        yield `${JSON.stringify(header)}\n`
+    /** The records file, a piece at a time: the header, then the units. */
+    private async *recordsText(
+        header: RecordsHeader,
+        units: SnapshotUnit[],
+        made: Map<string, number>,
+    ) {
+        yield asciiJsonLine(header)
         for (let start = 0; start < units.length; start += unitsPerPiece) {
             let text = ''
             for (const unit of units.slice(start, start + unitsPerPiece))
-                text += `${JSON.stringify(this.keptUnit(unit, made))}\n`
+                text += asciiJsonLine(this.keptUnit(unit, made))
             yield text
             await nextTurn()
         }
-        yield `${JSON.stringify({ made: made.files })}\n`
     }
 
-    private keptUnit({ key, record, problems }: SnapshotUnit, made: MadeFiles): KeptUnit {
+    private keptUnit({ key, record, problems }: SnapshotUnit, made: Map<string, number>): KeptUnit {
         const base = `${this.root}/${key}/`
         const resources: Record<string, KeptResource> = {}
         for (const [role, resource] of Object.entries(record.resources)) {
@@ -402,13 +420,7 @@ export class StartSnapshot {
                 resources[role] = [hash, path.slice(base.length), contentType]
                 continue
             }
-            let where = made.places.get(path)
-            if (where === undefined) {
-                where = made.files.push([path, 0]) - 1
-                made.places.set(path, where)
-            }
-            const file = made.files[where]!
-            file[1] = Math.max(file[1], slice ? slice.offset + slice.length : 0)
+            const where = made.get(path)!
             resources[role] = slice
                 ? [hash, where, contentType, slice.offset, slice.length]
                 : [hash, where, contentType]
@@ -437,6 +449,23 @@ export class StartSnapshot {
     }
 }
 
+/** The files Shelf made that the units serve bytes of, each with the least size that holds them, and the place of each. */
+const madeFilesOf = (root: string, units: SnapshotUnit[]) => {
+    const files: MadeFile[] = []
+    const places = new Map<string, number>()
+    for (const { key, record } of units)
+        for (const resource of Object.values(record.resources)) {
+            if (!('served' in resource)) continue
+            const { path, slice } = resource.served
+            if (!slice && path.startsWith(`${root}/${key}/`)) continue
+            let place = places.get(path)
+            if (place === undefined) places.set(path, (place = files.push([path, 0]) - 1))
+            const file = files[place]!
+            file[1] = Math.max(file[1], slice ? slice.offset + slice.length : 0)
+        }
+    return { files, places }
+}
+
 /** A unit whose record survives being written as JSON and read back. */
 const isKeepable = ({ key, record, problems }: SnapshotUnit) =>
     !key.endsWith('.md') &&
@@ -445,6 +474,6 @@ const isKeepable = ({ key, record, problems }: SnapshotUnit) =>
     (problems === undefined || survivesJson(problems))
 
 /** One string per content type, rather than one per resource as parsed. */
-const contentTypes = new Map<string, string>()
+const mediaTypes = new Map<string, string>()
 const sharedContentType = (type: string) =>
-    contentTypes.get(type) ?? (contentTypes.set(type, type), type)
+    mediaTypes.get(type) ?? (mediaTypes.set(type, type), type)
