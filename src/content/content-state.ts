@@ -247,8 +247,8 @@ export class ContentState {
             ]),
         )
         this.defaults.set(type, { data, problems: loader.problems })
-        for (const key of this.units.keys())
-            if (this.units.get(key)!.type === type && !entries.has(key)) this.forget(key)
+        for (const [key, unit] of this.units)
+            if (unit.type === type && !entries.has(key)) this.forget(key)
         const taken = await snapshot?.unchanged(type, data)
         const unread: [string, boolean][] = []
         for (const [key, folder] of entries) {

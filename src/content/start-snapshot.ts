@@ -170,7 +170,7 @@ export class StartSnapshot {
     private kept: Promise<Map<string, ReadUnit[]> | undefined> | undefined
     private defaults: RecordsHeader['defaults'] = {}
     /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
-    private readonly taken = new Map<string, { index: number; record: ItemRecord }>()
+    private readonly taken = new Map<string, ReadUnit>()
     private keptCount = 0
 
     private constructor(
@@ -204,21 +204,20 @@ export class StartSnapshot {
     }
 
     /**
-     * The units of a type that are as the snapshot keeps them, given the type's defaults as the
-     * start read them; each is taken once.
+     * The units taken from the snapshot, by key, among them now those of this type that are as
+     * it keeps them, given the type's defaults as the start read them.
      */
-    async unchanged(type: ContentType, defaults: Record<string, unknown>) {
-        const taken = new Map<string, TakenUnit>()
+    async unchanged(
+        type: ContentType,
+        defaults: Record<string, unknown>,
+    ): Promise<ReadonlyMap<string, TakenUnit>> {
         const kept = await (this.kept ??= this.readKept())
         const plural = contentTypeInfos[type].plural
         const units = kept?.get(plural)
         kept?.delete(plural)
-        if (!units || this.defaults[type] !== JSON.stringify(defaults)) return taken
-        for (const { index, key, record, problems } of units) {
-            taken.set(key, { record, problems })
-            this.taken.set(key, { index, record })
-        }
-        return taken
+        if (units && this.defaults[type] === JSON.stringify(defaults))
+            for (const unit of units) this.taken.set(unit.key, unit)
+        return this.taken
     }
 
     /** The records file, if it is of this build of Shelf and this content folder. */
