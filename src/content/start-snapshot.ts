@@ -109,7 +109,10 @@ const checkerHere = (): Checker => {
 }
 
 const checkerOnWorker = (): Checker => {
-    const worker: Worker = startWorker('content/snapshot-worker')
+    const worker: Worker = startWorker('content/snapshot-worker', {
+        // Its work is stat calls and a piece of lines at a time: a small young generation keeps its memory small.
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    })
     worker.unref()
     const answer = <T>() =>
         new Promise<T>((resolve, reject) => {
