@@ -119,7 +119,6 @@ const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     await prepareStateFolder(stateFolder)
-    const loadStarted = Date.now()
     const snapshot = StartSnapshot.open(stateFolder, content)
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const parseCache = await StartParseCache.open(join(stateFolder, 'parsed.json'))
@@ -154,7 +153,6 @@ const openContent = async (options: ShelfOptions) => {
         converter,
         leftovers,
         snapshot,
-        loadStarted,
     }
 }
 
@@ -243,18 +241,9 @@ export const startShelf = async (
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
-    const {
-        content,
-        state,
-        processor,
-        stateFolder,
-        containment,
-        community,
-        converter,
-        leftovers,
-        snapshot,
-        loadStarted,
-    } = await openContent(options)
+    const { snapshot, ...opened } = await openContent(options)
+    const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
+        opened
     let catalog = await nextCatalog(state, community, options)
     // A unit that changes keeps what served under its name, for a new record with broken references.
     state.servedItem = (key) => {
@@ -338,7 +327,7 @@ export const startShelf = async (
     // Written once the start is over and every folder watched, out of the requests' way.
     const fromSnapshot = snapshot.takenCount
     const snapshotSaved = watching
-        .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults(), loadStarted))
+        .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
         .catch((error: unknown) =>
             console.error(`shelf: cannot save the start snapshot: ${(error as Error).message}`),
         )

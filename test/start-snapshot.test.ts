@@ -6,14 +6,14 @@
  * type's defaults changed. A snapshot cut short, broken or of another build is ignored.
  */
 import type { LevelItem, ServerItemDetails, ServerItemList } from '@sonolus/core'
-import { cp, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { racyMs } from '../src/content/start-snapshot.js'
 import { startShelf, type RunningShelf } from '../src/server.js'
 import { eventually } from './support/eventually.js'
-import { exists } from './support/fixtures.js'
+import { exists, rewriteUnseen } from './support/fixtures.js'
 import { copyContent, getJson, temporaryFolder } from './support/server.js'
 
 const start = (content: string, cache: string) =>
@@ -83,14 +83,6 @@ const withAndWithout = async ({ content, cache }: Folder) => {
         await shelf.close()
         await plain.close()
     }
-}
-
-/** Writes `text` into `file` and sets its times back to what they were: a change no clock shows. */
-const rewriteUnseen = async (file: string, text: string | Buffer) => {
-    const { atime, mtime, size } = await stat(file)
-    assert.is(Buffer.byteLength(text), size, 'the edit keeps the size')
-    await writeFile(file, text)
-    await utimes(file, atime, mtime)
 }
 
 test('an unchanged folder is taken from the snapshot and served as read', async () => {

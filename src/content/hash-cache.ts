@@ -44,7 +44,7 @@ const toStoredResource = ([path, { size, mtimeMs, served }]: [
 
 /** One string per content type, rather than one per resource as parsed. */
 const contentTypes = new Map<string, string>()
-const sharedContentType = (type: string) =>
+export const sharedContentType = (type: string) =>
     contentTypes.get(type) ?? (contentTypes.set(type, type), type)
 
 const fromStoredResource = ([

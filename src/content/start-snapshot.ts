@@ -7,6 +7,7 @@ import type { Worker } from 'node:worker_threads'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { startWorker } from '../util/start-worker.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
+import { sharedContentType } from './hash-cache.js'
 import { asciiJsonLine, jsonLines } from './json-lines.js'
 import { keptReferenceLocator, partFolders, type ItemRecord, type ProblemPosition } from './load.js'
 import type { Problem } from './problems.js'
@@ -175,6 +176,8 @@ export class StartSnapshot {
     /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
     private readonly taken = new Map<string, ReadUnit>()
     private keptCount = 0
+    /** When the start's load began: what changed after it may not be in what it read. */
+    private readonly loadStarted = Date.now()
 
     private constructor(
         private readonly recordsFile: string,
@@ -320,15 +323,14 @@ export class StartSnapshot {
     }
 
     /**
-     * Writes the snapshot of the units as the start left them, unless it is the one read. `before`
-     * is when the start's load began: a folder with a time after it (less `racyMs`) may have
-     * changed since it was read and is left out, to be read at the next start. Runs after the
-     * start, a piece at a time between turns of the event loop.
+     * Writes the snapshot of the units as the start left them, unless it is the one read. A
+     * folder with a time after the start's load began (less `racyMs`) may have changed since it
+     * was read and is left out, to be read at the next start. Runs after the start, a piece at a
+     * time between turns of the event loop.
      */
     async save(
         units: Iterable<SnapshotUnit>,
         defaults: Partial<Record<ContentType, Record<string, unknown>>>,
-        before: number,
     ) {
         const kept: [number, SnapshotUnit][] = []
         const capture: SnapshotUnit[] = []
@@ -361,7 +363,7 @@ export class StartSnapshot {
                 format,
                 id,
                 root: this.root,
-                before: before - racyMs,
+                before: this.loadStarted - racyMs,
                 partFolders: [...partFolders],
                 keep: Int32Array.from(kept, ([index]) => index),
                 capture: capture.map((unit) => unit.key),
@@ -474,8 +476,3 @@ const isKeepable = ({ key, record, problems }: SnapshotUnit) =>
     record.file.startsWith(`${key}/`) &&
     survivesJson(record.fields) &&
     (problems === undefined || survivesJson(problems))
-
-/** One string per content type, rather than one per resource as parsed. */
-const mediaTypes = new Map<string, string>()
-const sharedContentType = (type: string) =>
-    mediaTypes.get(type) ?? (mediaTypes.set(type, type), type)
