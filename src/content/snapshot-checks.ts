@@ -22,7 +22,7 @@ export type CheckAnswer = { checked: { id: string; unchanged: Uint8Array } | nul
 
 /**
  * Writes the checks of a new snapshot: those of the folders checked unchanged (`keep`, their
- * places in the file checked, ascending), then the signatures taken now of the folders named in `capture`.
+ * places in the checks of id `keptFrom`, ascending), then the signatures taken now of the folders named in `capture`.
  * A folder is left out when a time of it or of a file in it is not before `before` (it may have
  * changed since its record was read, in the same tick of the clock), when it holds a link or
  * anything but files and folders, a leftover of a write, or one of `partFolders`.
@@ -36,6 +36,7 @@ export type SaveRequest = {
         before: number
         partFolders: string[]
         keep: Int32Array
+        keptFrom: string | undefined
         capture: string[]
     }
 }
@@ -115,10 +116,7 @@ const signature = (
  * The checks of a start snapshot's folders and the writing of a new one's, on whichever thread
  * runs them. Both read the checks a line at a time and keep none of them.
  */
-export class FolderChecks {
-    /** The id of the checks checked last, whose folders a save may keep. */
-    private checkedId: string | undefined
-
+export const folderChecks = {
     check({ file, root, format }: CheckRequest['check']): CheckAnswer['checked'] {
         const unchanged: number[] = []
         let header: ChecksHeader | undefined
@@ -136,9 +134,8 @@ export class FolderChecks {
             return null
         }
         if (!header) return null
-        this.checkedId = String(header.id)
-        return { id: this.checkedId, unchanged: Uint8Array.from(unchanged) }
-    }
+        return { id: String(header.id), unchanged: Uint8Array.from(unchanged) }
+    },
 
     async save(request: SaveRequest['save']): Promise<Extract<SaveAnswer, { saved: unknown }>> {
         const parts = new Set(request.partFolders)
@@ -149,19 +146,17 @@ export class FolderChecks {
             if (found) captured.push(asciiJsonLine(found))
             saved[index] = found ? 1 : 0
         }
-        const { file, format, id, root, keep } = request
+        const { file, format, id, root, keep, keptFrom } = request
         const kept = { all: keep.length === 0 }
-        const checkedId = this.checkedId
-        this.checkedId = undefined
         async function* lines() {
             yield asciiJsonLine({ format, id, root } satisfies ChecksHeader)
-            if (!kept.all && checkedId !== undefined) yield* keptLines(file, checkedId, keep, kept)
+            if (!kept.all && keptFrom !== undefined) yield* keptLines(file, keptFrom, keep, kept)
             for (let start = 0; start < captured.length; start += 1000)
                 yield captured.slice(start, start + 1000).join('')
         }
         await writeFileAtomic(file, lines())
         return { saved, keptAll: kept.all }
-    }
+    },
 }
 
 /** The lines of the folders to keep, copied as they are from the checks file of `id`. */

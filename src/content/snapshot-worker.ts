@@ -7,21 +7,21 @@
  */
 import { parentPort } from 'node:worker_threads'
 import {
-    FolderChecks,
+    folderChecks,
     type CheckAnswer,
     type CheckRequest,
     type SaveAnswer,
     type SaveRequest,
 } from './snapshot-checks.js'
 
-const checks = new FolderChecks()
-
 parentPort!.on('message', (message: CheckRequest | SaveRequest) => {
     if ('check' in message) {
-        parentPort!.postMessage({ checked: checks.check(message.check) } satisfies CheckAnswer)
+        parentPort!.postMessage({
+            checked: folderChecks.check(message.check),
+        } satisfies CheckAnswer)
         return
     }
-    checks.save(message.save).then(
+    folderChecks.save(message.save).then(
         (saved) => parentPort!.postMessage(saved satisfies SaveAnswer),
         (error: unknown) =>
             parentPort!.postMessage({ failed: (error as Error).message } satisfies SaveAnswer),

@@ -14,7 +14,7 @@ import type { Problem } from './problems.js'
 import type { ItemFields } from './records.js'
 import type { Resource } from './resources.js'
 import {
-    FolderChecks,
+    folderChecks,
     type CheckAnswer,
     type SaveAnswer,
     type SaveRequest,
@@ -100,13 +100,10 @@ type Checker = {
     close(): Promise<void>
 }
 
-const checkerHere = (): Checker => {
-    const checks = new FolderChecks()
-    return {
-        check: async (file, root) => checks.check({ file, root, format }),
-        save: (request) => checks.save(request),
-        close: async () => undefined,
-    }
+const checkerHere: Checker = {
+    check: async (file, root) => folderChecks.check({ file, root, format }),
+    save: (request) => folderChecks.save(request),
+    close: async () => undefined,
 }
 
 const checkerOnWorker = (): Checker => {
@@ -176,6 +173,8 @@ export class StartSnapshot {
     /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
     private readonly taken = new Map<string, ReadUnit>()
     private keptCount = 0
+    /** The id of the snapshot whose units were taken. */
+    private keptFrom: string | undefined
     /** When the start's load began: what changed after it may not be in what it read. */
     private readonly loadStarted = Date.now()
 
@@ -196,7 +195,7 @@ export class StartSnapshot {
         if (checksBytes !== undefined && sizeOf(snapshot.recordsFile) !== undefined) {
             // A folder's checks take about 300 bytes.
             snapshot.checker =
-                checksBytes / 300 < foldersWorthAWorker ? checkerHere() : checkerOnWorker()
+                checksBytes / 300 < foldersWorthAWorker ? checkerHere : checkerOnWorker()
             snapshot.checked = snapshot.checker.check(snapshot.checksFile, root).catch(() => null)
             // Parsed while the worker checks the folders.
             snapshot.records = snapshot.readRecords()
@@ -267,6 +266,7 @@ export class StartSnapshot {
             records.units.length !== checked.unchanged.length
         )
             return undefined
+        this.keptFrom = checked.id
         this.defaults = records.header.defaults ?? {}
         this.keptCount = records.units.length
         const kept = new Map<string, ReadUnit[]>()
@@ -351,10 +351,10 @@ export class StartSnapshot {
             await this.close()
             return
         }
-        const checker =
-            this.checker ??
-            (capture.length < foldersWorthAWorker ? checkerHere() : checkerOnWorker())
-        this.checker = checker
+        // Only a large capture is worth a worker (the one that checked, if there is one).
+        if (capture.length < foldersWorthAWorker) await this.close()
+        const checker = (this.checker ??=
+            capture.length < foldersWorthAWorker ? checkerHere : checkerOnWorker())
         const id = randomBytes(8).toString('hex')
         try {
             // The checks first: records without their checks are never taken.
@@ -366,6 +366,7 @@ export class StartSnapshot {
                 before: this.loadStarted - racyMs,
                 partFolders: [...partFolders],
                 keep: Int32Array.from(kept, ([index]) => index),
+                keptFrom: this.keptFrom,
                 capture: capture.map((unit) => unit.key),
             })
             // Checks that lost some folders to keep would not match the records: the next start reads every folder.
