@@ -81,6 +81,7 @@ const bundle = async () => {
             'cli/main': 'src/cli/main.ts',
             'charts/chart-worker': 'src/charts/chart-worker.ts',
             'content/resource-worker': 'src/content/resource-worker.ts',
+            'content/snapshot-worker': 'src/content/snapshot-worker.ts',
             'content/precompile-validators': 'src/content/precompile-validators.ts',
         },
         outdir: dist,

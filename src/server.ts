@@ -25,6 +25,7 @@ import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { prepareStateFolder } from './content/state-folder.js'
 import { StartParseCache } from './content/start-parse-cache.js'
+import { StartSnapshot } from './content/start-snapshot.js'
 import { ContentValidator } from './content/validate.js'
 import { openGit, startGit } from './git/content-git.js'
 import { isTrackedByGit } from './git/tracked-file.js'
@@ -69,6 +70,8 @@ export type RunningShelf = {
     gitUpstream?: string
     /** Where upload keys, rooms and write rates live: `in process`, or the Redis address. */
     sharedState: string
+    /** How many items the start took from the state folder's snapshot, unchanged since the last start. */
+    fromSnapshot: number
     close(): Promise<void>
 }
 
@@ -116,6 +119,7 @@ const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     await prepareStateFolder(stateFolder)
+    const snapshot = StartSnapshot.open(stateFolder, content)
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const parseCache = await StartParseCache.open(join(stateFolder, 'parsed.json'))
     const containment = new Containment(content, stateFolder)
@@ -133,12 +137,23 @@ const openContent = async (options: ShelfOptions) => {
         noticeLeftover: (path) => loaded || leftovers.push(path),
         parseCache,
     })
-    await state.loadAll()
+    await state.loadAll(snapshot)
     loaded = true
+    if (snapshot.takenCount) hashes.keepUnseen()
     const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     await processor.saveCache()
     await parseCache.save()
-    return { content, state, processor, stateFolder, containment, community, converter, leftovers }
+    return {
+        content,
+        state,
+        processor,
+        stateFolder,
+        containment,
+        community,
+        converter,
+        leftovers,
+        snapshot,
+    }
 }
 
 /** What boards and people are made of besides the items, kept in the state folder across restarts. */
@@ -185,7 +200,8 @@ const nextCatalog = async (
  * written: a play on an earlier chart is then not taken for one on data never served.
  */
 export const loadCatalog = async (options: ShelfOptions) => {
-    const { state, community, content, converter, processor } = await openContent(options)
+    const { state, community, content, converter, processor, snapshot } = await openContent(options)
+    await snapshot.close()
     await converter.close()
     await processor.close()
     const revisions = join(content, '.shelf', 'revisions.jsonl')
@@ -225,8 +241,9 @@ export const startShelf = async (
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
+    const { snapshot, ...opened } = await openContent(options)
     const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
-        await openContent(options)
+        opened
     let catalog = await nextCatalog(state, community, options)
     // A unit that changes keeps what served under its name, for a new record with broken references.
     state.servedItem = (key) => {
@@ -307,6 +324,13 @@ export const startShelf = async (
     const removedLeftovers = writes
         ? watching.then(() => removeLeftovers(content, leftovers, writes.uploadFolder, readSince))
         : Promise.resolve([])
+    // Written once the start is over and every folder watched, out of the requests' way.
+    const fromSnapshot = snapshot.takenCount
+    const snapshotSaved = watching
+        .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
+        .catch((error: unknown) =>
+            console.error(`shelf: cannot save the start snapshot: ${(error as Error).message}`),
+        )
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -320,8 +344,10 @@ export const startShelf = async (
         warnings,
         gitUpstream: git?.upstream,
         sharedState: shared.description,
+        fromSnapshot,
         close: async () => {
             await removedLeftovers.catch(() => undefined)
+            await snapshotSaved
             await git?.close()
             await watcher?.close()
             live?.close()

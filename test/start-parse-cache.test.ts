@@ -5,12 +5,12 @@
  * problems pointed at the line they are on.
  */
 import type { LevelItem, PostItem, ServerItemDetails } from '@sonolus/core'
-import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startShelf, type RunningShelf } from '../src/server.js'
-import { exists } from './support/fixtures.js'
+import { exists, rewriteUnseen } from './support/fixtures.js'
 import { copyContent, getJson, temporaryFolder } from './support/server.js'
 
 const start = (content: string, cache: string) =>
@@ -18,14 +18,6 @@ const start = (content: string, cache: string) =>
         { content, cache, name: 'service', drafts: false, watch: false },
         { port: 0, host: '127.0.0.1' },
     )
-
-/** Writes `text` into `file` and sets its times back to what they were: a change no clock shows. */
-const rewriteUnseen = async (file: string, text: string) => {
-    const { atime, mtime, size } = await stat(file)
-    assert.is(Buffer.byteLength(text), size, 'the edit keeps the size')
-    await writeFile(file, text)
-    await utimes(file, atime, mtime)
-}
 
 test('records edited between two starts are served as edited, even at the same size and modification time', async () => {
     const content = await copyContent()

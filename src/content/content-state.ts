@@ -16,6 +16,7 @@ import {
 import type { Problem } from './problems.js'
 import { neutralServerSettings, type ServerSettings } from './server-settings.js'
 import { mapLimit } from '../util/map-limit.js'
+import type { SnapshotUnit, StartSnapshot } from './start-snapshot.js'
 
 /** One entry of a type folder (`levels/first-steps`, `posts/welcome.md`) and what reading it gave. */
 type Unit = {
@@ -131,9 +132,29 @@ export class ContentState {
         private readonly tools: LoadTools,
     ) {}
 
-    async loadAll() {
+    /** Reads the whole folder; the items a start snapshot shows unchanged are taken from it. */
+    async loadAll(snapshot?: StartSnapshot) {
         await this.reloadSettings()
-        for (const type of enginesFirst(contentTypes)) await this.reloadType(type)
+        for (const type of enginesFirst(contentTypes)) await this.reloadType(type, snapshot)
+    }
+
+    /** The units a start snapshot may keep: item folders whose record serves, read from their own files alone. */
+    *snapshotUnits(): Generator<SnapshotUnit> {
+        for (const [key, unit] of this.units)
+            if (
+                unit.record &&
+                !unit.parts &&
+                unit.chartEngine === undefined &&
+                !unit.record.enginePackage
+            )
+                yield { key, record: unit.record, problems: unit.ownProblems }
+    }
+
+    /** Each type's defaults as read. */
+    typeDefaults() {
+        return Object.fromEntries(
+            [...this.defaults].map(([type, { data }]) => [type, data]),
+        ) as Partial<Record<ContentType, Record<string, unknown>>>
     }
 
     /** Re-reads the parts that the changed paths belong to. */
@@ -215,7 +236,7 @@ export class ContentState {
         else this.settings = { value: lastGood, problems: loader.problems.map(keepsServing) }
     }
 
-    private async reloadType(type: ContentType) {
+    private async reloadType(type: ContentType, snapshot?: StartSnapshot) {
         // One loader for the type folder itself: its listing's problems stay with its defaults'.
         const loader = this.loader()
         const data = await loader.loadDefaults(type)
@@ -226,9 +247,21 @@ export class ContentState {
             ]),
         )
         this.defaults.set(type, { data, problems: loader.problems })
-        for (const key of this.units.keys())
-            if (this.units.get(key)!.type === type && !entries.has(key)) this.forget(key)
-        await mapLimit([...entries], concurrency, ([key, folder]) => this.reloadUnit(key, folder))
+        for (const [key, unit] of this.units)
+            if (unit.type === type && !entries.has(key)) this.forget(key)
+        const taken = await snapshot?.unchanged(type, data)
+        const unread: [string, boolean][] = []
+        for (const [key, folder] of entries) {
+            const unit = folder ? taken?.get(key) : undefined
+            if (!unit) {
+                unread.push([key, folder])
+                continue
+            }
+            this.units.set(key, { type, record: unit.record, ownProblems: unit.problems })
+            if (unit.problems) this.unitProblems.set(key, unit.problems)
+            this.changed.add(key)
+        }
+        await mapLimit(unread, concurrency, ([key, folder]) => this.reloadUnit(key, folder))
     }
 
     /**

@@ -1,5 +1,6 @@
 import type { Stats } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { writeFileAtomic } from '../util/atomic-write.js'
@@ -43,7 +44,7 @@ const toStoredResource = ([path, { size, mtimeMs, served }]: [
 
 /** One string per content type, rather than one per resource as parsed. */
 const contentTypes = new Map<string, string>()
-const sharedContentType = (type: string) =>
+export const sharedContentType = (type: string) =>
     contentTypes.get(type) ?? (contentTypes.set(type, type), type)
 
 const fromStoredResource = ([
@@ -97,27 +98,46 @@ const racyListingMs = 1000
 export class HashCache {
     /** The save under way, which the next one waits for. */
     private saving: Promise<void> = Promise.resolve()
+    /** The entries, read at the first look: a start that takes every item from its snapshot never reads them. */
+    private read:
+        { resources: SeenEntries<ResourceEntry>; listings: SeenEntries<ListingEntry> } | undefined
+    private keepingUnseen = false
 
-    private constructor(
-        private readonly file: string,
-        private readonly resources: SeenEntries<ResourceEntry>,
-        private readonly listings: SeenEntries<ListingEntry>,
-    ) {}
+    private constructor(private readonly file: string) {}
 
     static async open(file: string): Promise<HashCache> {
-        try {
-            const parsed = JSON.parse(await readFile(file, 'utf8')) as StoredCache
-            if (parsed.version === cacheVersion && Array.isArray(parsed.entries)) {
-                return new HashCache(
-                    file,
-                    new SeenEntries(parsed.entries.map(fromStoredResource)),
-                    new SeenEntries((parsed.folders ?? []).map(fromStoredListing)),
-                )
+        return new HashCache(file)
+    }
+
+    private get entries() {
+        if (!this.read) {
+            this.read = readStored(this.file)
+            if (this.keepingUnseen) {
+                this.read.resources.keepUnseen()
+                this.read.listings.keepUnseen()
             }
-        } catch {
-            // Unreadable or not JSON: start afresh, as below.
         }
-        return new HashCache(file, new SeenEntries([]), new SeenEntries([]))
+        return this.read
+    }
+
+    private get resources() {
+        return this.entries.resources
+    }
+
+    private get listings() {
+        return this.entries.listings
+    }
+
+    /**
+     * Keeps the entries this run does not look at when saving: a start that took items from its
+     * snapshot (start-snapshot.ts) looks at none of theirs, which a later start without the
+     * snapshot still needs. Entries of files deleted meanwhile then stay until a start reads
+     * every folder.
+     */
+    keepUnseen() {
+        this.keepingUnseen = true
+        this.read?.resources.keepUnseen()
+        this.read?.listings.keepUnseen()
     }
 
     /**
@@ -174,6 +194,8 @@ export class HashCache {
         this.saving = this.saving
             .catch(() => undefined)
             .then(async () => {
+                // Never read, so nothing was remembered either.
+                if (!this.read) return
                 if (!this.resources.unsaved && !this.listings.unsaved) return
                 await mkdir(dirname(this.file), { recursive: true })
                 await writeFileAtomic(this.file, this.storedText())
@@ -188,6 +210,24 @@ export class HashCache {
         yield '],"folders":['
         yield* jsonElements(this.listings.takeSeen(entriesPerPiece), toStoredListing)
         yield ']}'
+    }
+}
+
+/** The stored entries; none when the file is missing, unreadable, or of another version. */
+const readStored = (file: string) => {
+    try {
+        const parsed = JSON.parse(readFileSync(file, 'utf8')) as StoredCache
+        if (parsed.version === cacheVersion && Array.isArray(parsed.entries))
+            return {
+                resources: new SeenEntries(parsed.entries.map(fromStoredResource)),
+                listings: new SeenEntries((parsed.folders ?? []).map(fromStoredListing)),
+            }
+    } catch {
+        // Unreadable or not JSON: start afresh, as below.
+    }
+    return {
+        resources: new SeenEntries<ResourceEntry>([]),
+        listings: new SeenEntries<ListingEntry>([]),
     }
 }
 

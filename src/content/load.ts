@@ -732,7 +732,7 @@ export class FolderLoader {
     }
 }
 
-type ProblemPosition = Omit<Problem, 'message' | 'severity'>
+export type ProblemPosition = Omit<Problem, 'message' | 'severity'>
 
 const locateField = (file: string, parsed: ParsedFile, field: string): ProblemPosition =>
     field in (parsed.data as object)
@@ -772,6 +772,17 @@ const referencePositions = (type: ContentType, file: string, parsed: ParsedFile)
 
 const positionLookup = (positions: Map<string, ProblemPosition>) => (field: string) =>
     positions.get(field) ?? { field }
+
+/**
+ * The locator of a record a start snapshot kept (start-snapshot.ts): from the positions of its
+ * reference fields for YAML and Markdown, by reading the file again for JSON, as at a load.
+ */
+export const keptReferenceLocator = (
+    root: string,
+    file: string,
+    positions: [string, ProblemPosition][] | undefined,
+) =>
+    file.endsWith('.json') ? rereadingLocator(root, file) : positionLookup(new Map(positions ?? []))
 
 /** Editor leftovers (vim, Emacs, JetBrains' safe writes…) and hidden files are never content. */
 export const isIgnored = (name: string) =>

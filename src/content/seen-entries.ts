@@ -13,6 +13,7 @@ export class SeenEntries<Entry extends SeenEntry> {
     /** How many entries the file holds, and whether any of them was replaced since it was written. */
     private storedCount: number
     private replaced = false
+    private keepingUnseen = false
 
     constructor(entries: [string, Entry][]) {
         this.entries = new Map(entries)
@@ -37,9 +38,14 @@ export class SeenEntries<Entry extends SeenEntry> {
         this.replaced = true
     }
 
+    /** Writes the entries not seen too: this run did not look at every path. */
+    keepUnseen() {
+        this.keepingUnseen = true
+    }
+
     /** Whether what the file holds differs from the entries seen: some were replaced, or some not seen. */
     get unsaved() {
-        return this.replaced || this.seenCount !== this.storedCount
+        return this.replaced || (!this.keepingUnseen && this.seenCount !== this.storedCount)
     }
 
     /**
@@ -53,7 +59,7 @@ export class SeenEntries<Entry extends SeenEntry> {
         let count = 0
         let piece: [string, Entry][] = []
         for (const pair of this.entries) {
-            if (!pair[1].seen) continue
+            if (!pair[1].seen && !this.keepingUnseen) continue
             piece.push(pair)
             if (piece.length < size) continue
             count += piece.length

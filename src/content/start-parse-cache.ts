@@ -20,15 +20,18 @@ const cacheVersion = 1
 
 const textHash = (text: string) => createHash('sha1').update(text).digest('base64')
 
-/** Data that JSON gives back as it was: YAML's `.inf`, `.nan` and `-0` it would not. */
-const survivesJson = (value: unknown): boolean => {
+/**
+ * Data that JSON gives back as it was: YAML's `.inf`, `.nan` and `-0` it would not. A field set
+ * to undefined comes back absent, which reads the same.
+ */
+export const survivesJson = (value: unknown): boolean => {
     if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0)
     if (typeof value === 'string' || typeof value === 'boolean' || value === null) return true
     if (Array.isArray(value)) return value.every(survivesJson)
     return (
         typeof value === 'object' &&
         Object.getPrototypeOf(value) === Object.prototype &&
-        Object.values(value).every(survivesJson)
+        Object.values(value).every((field) => field === undefined || survivesJson(field))
     )
 }
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import * as assert from 'uvu/assert'
 import { rgbPng } from '../../bench/png.js'
 
 /** SHA-1 hex of some bytes: what an Srl's `hash` must be for the bytes served at its url. */
@@ -132,4 +133,12 @@ export const getBytes = async (url: string): Promise<BytesResponse> => {
         headers: response.headers,
         bytes: Buffer.from(await response.arrayBuffer()),
     }
+}
+
+/** Writes `text` into `file` and sets its times back to what they were: a change no clock shows. */
+export const rewriteUnseen = async (file: string, text: string | Buffer) => {
+    const { atime, mtime, size } = await stat(file)
+    assert.is(Buffer.byteLength(text), size, 'the edit keeps the size')
+    await writeFile(file, text)
+    await utimes(file, atime, mtime)
 }

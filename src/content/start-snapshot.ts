@@ -1,0 +1,479 @@
+import { randomBytes } from 'node:crypto'
+import { lstatSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import type { Worker } from 'node:worker_threads'
+import { writeFileAtomic } from '../util/atomic-write.js'
+import { startWorker } from '../util/start-worker.js'
+import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
+import { sharedContentType } from './hash-cache.js'
+import { asciiJsonLine, jsonLines } from './json-lines.js'
+import { keptReferenceLocator, partFolders, type ItemRecord, type ProblemPosition } from './load.js'
+import type { Problem } from './problems.js'
+import type { ItemFields } from './records.js'
+import type { Resource } from './resources.js'
+import {
+    folderChecks,
+    type CheckAnswer,
+    type SaveAnswer,
+    type SaveRequest,
+} from './snapshot-checks.js'
+import { survivesJson } from './start-parse-cache.js'
+
+/**
+ * A served resource as kept: `[hash, where, contentType]`, `where` the file's name in its item
+ * folder or the place of a file Shelf made in the snapshot's `made`, then a pack slice's offset
+ * and length; an Srl that points elsewhere is kept as it is.
+ */
+type KeptResource =
+    | [string, string | number, string]
+    | [string, number, string, number, number]
+    | { external: Extract<Resource, { external: unknown }>['external'] }
+
+/** One unit: `[key, record file name, fields, resources, problems, reference positions]`. */
+type KeptUnit = [
+    string,
+    string,
+    ItemFields,
+    Record<string, KeptResource>,
+    Problem[] | 0,
+    [string, ProblemPosition][] | 0,
+]
+
+/** A file Shelf made that records of the snapshot serve bytes of, and how long it must be at least. */
+type MadeFile = [path: string, minBytes: number]
+
+/** The first line of the records file; a line of each unit follows. */
+type RecordsHeader = {
+    format: number
+    shelf: string
+    id: string
+    root: string
+    /** Each type's defaults as they were, as JSON: a change of them reads every item of the type again. */
+    defaults: Partial<Record<ContentType, string>>
+    made: MadeFile[]
+}
+
+/** A unit as read back, with its place in the files. */
+type ReadUnit = { index: number; key: string; record: ItemRecord; problems: Problem[] | undefined }
+
+type KeptRecords = { header: RecordsHeader; units: ReadUnit[] }
+
+const typeByPlural = new Map<string, ContentType>(
+    contentTypes.map((type) => [contentTypeInfos[type].plural, type]),
+)
+
+/** A unit a start takes from the snapshot instead of reading it. */
+export type TakenUnit = { record: ItemRecord; problems: Problem[] | undefined }
+
+/** A unit as the start's load left it, for the next snapshot. */
+export type SnapshotUnit = { key: string; record: ItemRecord; problems: Problem[] | undefined }
+
+/**
+ * Bumped whenever what is kept, or what a unit's files make of it, changes; a snapshot made by
+ * another build of Shelf is not trusted either (see `shelfBuild`).
+ */
+const format = 1
+
+/**
+ * Times closer than this to the start's load are not trusted: a file changed in the same tick
+ * of the file system's clock as it was read keeps its times (FAT counts in 2 s).
+ */
+export const racyMs = 2000
+
+/** Below this many folders the checks run on the main thread: a worker's start costs more. */
+const foldersWorthAWorker = 2000
+/** Units written between two turns of the event loop. */
+const unitsPerPiece = 1000
+
+/** The build that made a snapshot: Shelf's code file, by size and time (every build replaces it). */
+const shelfBuild = () => {
+    const code = statSync(fileURLToPath(import.meta.url))
+    return `${format}:${code.size}:${code.mtimeMs}`
+}
+
+/** Runs the folder checks here or on a worker thread, with one interface. */
+type Checker = {
+    check(file: string, root: string): Promise<CheckAnswer['checked']>
+    save(request: SaveRequest['save']): Promise<{ saved: Uint8Array; keptAll: boolean }>
+    close(): Promise<void>
+}
+
+const checkerHere: Checker = {
+    check: async (file, root) => folderChecks.check({ file, root, format }),
+    save: (request) => folderChecks.save(request),
+    close: async () => undefined,
+}
+
+const checkerOnWorker = (): Checker => {
+    const worker: Worker = startWorker('content/snapshot-worker', {
+        // Its work is stat calls and a piece of lines at a time: a small young generation keeps its memory small.
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    })
+    worker.unref()
+    const answer = <T>() =>
+        new Promise<T>((resolve, reject) => {
+            worker.once('message', resolve)
+            worker.once('error', reject)
+        })
+    return {
+        async check(file, root) {
+            const answered = answer<CheckAnswer>()
+            worker.postMessage({ check: { file, root, format } })
+            return (await answered).checked
+        },
+        async save(request) {
+            const answered = answer<SaveAnswer>()
+            worker.postMessage({ save: request })
+            const saved = await answered
+            if ('failed' in saved) throw new Error(saved.failed)
+            return saved
+        },
+        close: async () => void (await worker.terminate()),
+    }
+}
+
+const sizeOf = (file: string) => {
+    try {
+        return statSync(file).size
+    } catch {
+        return undefined
+    }
+}
+
+const madeFileThere = ([path, minBytes]: MadeFile) => {
+    try {
+        const info = lstatSync(path)
+        return info.isFile() && info.size >= minBytes
+    } catch {
+        return false
+    }
+}
+
+/**
+ * What the last start's load produced, kept in the state folder and checked against the disk
+ * instead of reading and parsing every record and looking up every resource again: at a hundred
+ * thousand levels that reading was most of a warm start. Two files written together under one
+ * id: the records (read by the main thread) and each item folder's signature (checked by a
+ * worker meanwhile, see snapshot-checks.ts). A unit is taken only when its folder and every file
+ * in it are as they were, its type's defaults are, and the build of Shelf is the same; anything
+ * else, and a snapshot missing, cut short or broken, reads the folder as before. Only item
+ * folders whose whole record came from their own files are kept (not those with comments or
+ * leaderboards, an engine's package, or a chart converted by one).
+ */
+export class StartSnapshot {
+    private checker: Checker | undefined
+    private checked: Promise<CheckAnswer['checked']> | undefined
+    /** The records file as parsed, until the units it keeps are taken. */
+    private records: KeptRecords | undefined
+    /** The kept units whose folders are unchanged, by type folder. */
+    private kept: Promise<Map<string, ReadUnit[]> | undefined> | undefined
+    private defaults: RecordsHeader['defaults'] = {}
+    /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
+    private readonly taken = new Map<string, ReadUnit>()
+    private keptCount = 0
+    /** The id of the snapshot whose units were taken. */
+    private keptFrom: string | undefined
+    /** When the start's load began: what changed after it may not be in what it read. */
+    private readonly loadStarted = Date.now()
+
+    private constructor(
+        private readonly recordsFile: string,
+        private readonly checksFile: string,
+        private readonly root: string,
+    ) {}
+
+    /** Starts checking the snapshot of the state folder, if there is one, while the start reads on. */
+    static open(stateFolder: string, root: string): StartSnapshot {
+        const snapshot = new StartSnapshot(
+            join(stateFolder, 'start-records.jsonl'),
+            join(stateFolder, 'start-checks.jsonl'),
+            root,
+        )
+        const checksBytes = sizeOf(snapshot.checksFile)
+        if (checksBytes !== undefined && sizeOf(snapshot.recordsFile) !== undefined) {
+            // A folder's checks take about 300 bytes.
+            snapshot.checker =
+                checksBytes / 300 < foldersWorthAWorker ? checkerHere : checkerOnWorker()
+            snapshot.checked = snapshot.checker.check(snapshot.checksFile, root).catch(() => null)
+            // Parsed while the worker checks the folders.
+            snapshot.records = snapshot.readRecords()
+        }
+        return snapshot
+    }
+
+    /** How many units this start took from the snapshot. */
+    get takenCount() {
+        return this.taken.size
+    }
+
+    /**
+     * The units taken from the snapshot, by key, among them now those of this type that are as
+     * it keeps them, given the type's defaults as the start read them.
+     */
+    async unchanged(
+        type: ContentType,
+        defaults: Record<string, unknown>,
+    ): Promise<ReadonlyMap<string, TakenUnit>> {
+        const kept = await (this.kept ??= this.readKept())
+        const plural = contentTypeInfos[type].plural
+        const units = kept?.get(plural)
+        kept?.delete(plural)
+        if (units && this.defaults[type] === JSON.stringify(defaults))
+            for (const unit of units) this.taken.set(unit.key, unit)
+        return this.taken
+    }
+
+    /** The records file, if it is of this build of Shelf and this content folder. */
+    private readRecords(): KeptRecords | undefined {
+        try {
+            let header: RecordsHeader | undefined
+            const units: ReadUnit[] = []
+            for (const value of jsonLines(this.recordsFile)) {
+                if (header) {
+                    const unit = this.readUnit(units.length, value as KeptUnit, header.made)
+                    if (!unit) return undefined
+                    units.push(unit)
+                    continue
+                }
+                header = value as RecordsHeader
+                if (
+                    header?.format !== format ||
+                    header.shelf !== shelfBuild() ||
+                    header.root !== this.root ||
+                    !Array.isArray(header.made) ||
+                    !header.made.every(madeFileThere)
+                )
+                    return undefined
+            }
+            return header && { header, units }
+        } catch {
+            // Missing, cut short or not JSON: the folder is read as at a first start.
+            return undefined
+        }
+    }
+
+    /** The kept units whose folders are unchanged, by type folder; undefined when the snapshot is not usable. */
+    private async readKept() {
+        const checked = await this.checked
+        const records = this.records
+        this.records = undefined
+        if (
+            !checked ||
+            !records ||
+            records.header.id !== checked.id ||
+            records.units.length !== checked.unchanged.length
+        )
+            return undefined
+        this.keptFrom = checked.id
+        this.defaults = records.header.defaults ?? {}
+        this.keptCount = records.units.length
+        const kept = new Map<string, ReadUnit[]>()
+        for (const unit of records.units) {
+            if (checked.unchanged[unit.index] !== 1) continue
+            const plural = unit.key.slice(0, unit.key.indexOf('/'))
+            const units = kept.get(plural)
+            if (units) units.push(unit)
+            else kept.set(plural, [unit])
+        }
+        return kept
+    }
+
+    /** A unit's line as the record it keeps; undefined when it is not one. */
+    private readUnit(index: number, unit: KeptUnit, made: MadeFile[]): ReadUnit | undefined {
+        const [key, fileName, fields, kept, problems, positions] = unit
+        const type = typeByPlural.get(key.slice(0, key.indexOf('/')))
+        if (!type) return undefined
+        const base = `${this.root}/${key}/`
+        const resources: Record<string, Resource> = {}
+        for (const role in kept) {
+            const resource = kept[role]!
+            if (!Array.isArray(resource)) {
+                resources[role] = resource
+                continue
+            }
+            const [hash, where, contentType, offset, length] = resource
+            const path = typeof where === 'string' ? base + where : made[where]?.[0]
+            if (path === undefined) return undefined
+            resources[role] = {
+                served:
+                    offset === undefined || length === undefined
+                        ? { hash, path, contentType: sharedContentType(contentType) }
+                        : {
+                              hash,
+                              path,
+                              contentType: sharedContentType(contentType),
+                              slice: { offset, length },
+                          },
+            }
+        }
+        const file = `${key}/${fileName}`
+        const record: ItemRecord = {
+            type,
+            name: key.slice(key.indexOf('/') + 1),
+            file,
+            fields,
+            locateReference: keptReferenceLocator(this.root, file, positions || undefined),
+            resources,
+            comments: [],
+            leaderboards: [],
+        }
+        return { index, key, record, problems: problems || undefined }
+    }
+
+    /**
+     * Writes the snapshot of the units as the start left them, unless it is the one read. A
+     * folder with a time after the start's load began (less `racyMs`) may have changed since it
+     * was read and is left out, to be read at the next start. Runs after the start, a piece at a
+     * time between turns of the event loop.
+     */
+    async save(
+        units: Iterable<SnapshotUnit>,
+        defaults: Partial<Record<ContentType, Record<string, unknown>>>,
+    ) {
+        const kept: [number, SnapshotUnit][] = []
+        const capture: SnapshotUnit[] = []
+        for (const unit of units) {
+            const taken = this.taken.get(unit.key)
+            if (taken?.record === unit.record) kept.push([taken.index, unit])
+            else if (isKeepable(unit)) capture.push(unit)
+        }
+        // In the order of the checks file, which the worker copies from.
+        kept.sort((a, b) => a[0] - b[0])
+        const storedDefaults = Object.fromEntries(
+            Object.entries(defaults).map(([type, data]) => [type, JSON.stringify(data)]),
+        )
+        const sameDefaults = JSON.stringify(storedDefaults) === JSON.stringify(this.defaults)
+        this.taken.clear()
+        this.kept = undefined
+        if (capture.length === 0 && kept.length === this.keptCount && sameDefaults) {
+            await this.close()
+            return
+        }
+        // Only a large capture is worth a worker (the one that checked, if there is one).
+        if (capture.length < foldersWorthAWorker) await this.close()
+        const checker = (this.checker ??=
+            capture.length < foldersWorthAWorker ? checkerHere : checkerOnWorker())
+        const id = randomBytes(8).toString('hex')
+        try {
+            // The checks first: records without their checks are never taken.
+            const saved = await checker.save({
+                file: this.checksFile,
+                format,
+                id,
+                root: this.root,
+                before: this.loadStarted - racyMs,
+                partFolders: [...partFolders],
+                keep: Int32Array.from(kept, ([index]) => index),
+                keptFrom: this.keptFrom,
+                capture: capture.map((unit) => unit.key),
+            })
+            // Checks that lost some folders to keep would not match the records: the next start reads every folder.
+            if (!saved.keptAll) return
+            const written = [
+                ...kept.map(([, unit]) => unit),
+                ...capture.filter((_, index) => saved.saved[index] === 1),
+            ]
+            const made = madeFilesOf(this.root, written)
+            await writeFileAtomic(
+                this.recordsFile,
+                this.recordsText(
+                    {
+                        format,
+                        shelf: shelfBuild(),
+                        id,
+                        root: this.root,
+                        defaults: storedDefaults,
+                        made: made.files,
+                    },
+                    written,
+                    made.places,
+                ),
+            )
+        } finally {
+            await this.close()
+        }
+    }
+
+    /** The records file, a piece at a time: the header, then the units. */
+    private async *recordsText(
+        header: RecordsHeader,
+        units: SnapshotUnit[],
+        made: Map<string, number>,
+    ) {
+        yield asciiJsonLine(header)
+        for (let start = 0; start < units.length; start += unitsPerPiece) {
+            let text = ''
+            for (const unit of units.slice(start, start + unitsPerPiece))
+                text += asciiJsonLine(this.keptUnit(unit, made))
+            yield text
+            await nextTurn()
+        }
+    }
+
+    private keptUnit({ key, record, problems }: SnapshotUnit, made: Map<string, number>): KeptUnit {
+        const base = `${this.root}/${key}/`
+        const resources: Record<string, KeptResource> = {}
+        for (const [role, resource] of Object.entries(record.resources)) {
+            if ('external' in resource) {
+                resources[role] = { external: resource.external }
+                continue
+            }
+            const { hash, path, contentType, slice } = resource.served
+            if (!slice && path.startsWith(base)) {
+                resources[role] = [hash, path.slice(base.length), contentType]
+                continue
+            }
+            const where = made.get(path)!
+            resources[role] = slice
+                ? [hash, where, contentType, slice.offset, slice.length]
+                : [hash, where, contentType]
+        }
+        const positions = record.file.endsWith('.json')
+            ? 0
+            : contentTypeInfos[record.type].references.map(
+                  ({ field }) =>
+                      [field, record.locateReference(field)] as [string, ProblemPosition],
+              )
+        return [
+            key,
+            record.file.slice(key.length + 1),
+            record.fields,
+            resources,
+            problems ?? 0,
+            positions,
+        ]
+    }
+
+    /** Ends the worker checking folders, if one runs. */
+    async close() {
+        const checker = this.checker
+        this.checker = undefined
+        await checker?.close()
+    }
+}
+
+/** The files Shelf made that the units serve bytes of, each with the least size that holds them, and the place of each. */
+const madeFilesOf = (root: string, units: SnapshotUnit[]) => {
+    const files: MadeFile[] = []
+    const places = new Map<string, number>()
+    for (const { key, record } of units)
+        for (const resource of Object.values(record.resources)) {
+            if (!('served' in resource)) continue
+            const { path, slice } = resource.served
+            if (!slice && path.startsWith(`${root}/${key}/`)) continue
+            let place = places.get(path)
+            if (place === undefined) places.set(path, (place = files.push([path, 0]) - 1))
+            const file = files[place]!
+            file[1] = Math.max(file[1], slice ? slice.offset + slice.length : 0)
+        }
+    return { files, places }
+}
+
+/** A unit whose record survives being written as JSON and read back. */
+const isKeepable = ({ key, record, problems }: SnapshotUnit) =>
+    !key.endsWith('.md') &&
+    record.file.startsWith(`${key}/`) &&
+    survivesJson(record.fields) &&
+    (problems === undefined || survivesJson(problems))

@@ -1,0 +1,200 @@
+/**
+ * A start takes the items unchanged since the last one from the snapshot in the state folder,
+ * and sees every change made while the server was down exactly as a start without it: a record
+ * edited in place at the same size with its modification time set back, a resource replaced,
+ * a file added or removed, an item folder added, removed or renamed, the server's settings and a
+ * type's defaults changed. A snapshot cut short, broken or of another build is ignored.
+ */
+import type { LevelItem, ServerItemDetails, ServerItemList } from '@sonolus/core'
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { racyMs } from '../src/content/start-snapshot.js'
+import { startShelf, type RunningShelf } from '../src/server.js'
+import { eventually } from './support/eventually.js'
+import { exists, rewriteUnseen } from './support/fixtures.js'
+import { copyContent, getJson, temporaryFolder } from './support/server.js'
+
+const start = (content: string, cache: string) =>
+    startShelf(
+        { content, cache, name: 'service', drafts: false, watch: false },
+        { port: 0, host: '127.0.0.1' },
+    )
+
+type Folder = { content: string; cache: string }
+
+/**
+ * A copy of the example whose first start wrote a snapshot. The snapshot trusts only files older
+ * than its clock's granularity when read, so the start waits for the copy to be that old.
+ */
+const snapshotted = async (): Promise<Folder> => {
+    const content = await copyContent()
+    const cache = await temporaryFolder('shelf-cache-')
+    const copied = Date.now()
+    await eventually(
+        'the copy is older than the snapshot trusts',
+        async () => Date.now() - copied > racyMs + 100,
+    )
+    const first = await start(content, cache)
+    assert.is(first.fromSnapshot, 0, 'the first start has no snapshot')
+    await first.close()
+    assert.ok(await exists(join(cache, 'start-records.jsonl')), 'the snapshot is written')
+    assert.ok(await exists(join(cache, 'start-checks.jsonl')))
+    return { content, cache }
+}
+
+/** The catalog as served, for comparing two starts: every level's details and the problems. */
+const served = async (shelf: RunningShelf) => {
+    const list = await getJson<ServerItemList<LevelItem>>(`${shelf.url}/service/levels/list`)
+    const details: Record<string, unknown> = {}
+    for (const { name } of list.body.items) {
+        const { body } = await getJson<ServerItemDetails<LevelItem>>(
+            `${shelf.url}/service/levels/${name}`,
+        )
+        details[name] = body
+    }
+    const problems = shelf
+        .catalog()
+        .problems.map((problem) => `${problem.file}: ${problem.message}`)
+        .sort()
+    // Addresses carry the port, which differs between starts.
+    return JSON.parse(JSON.stringify({ details, problems }).replaceAll(shelf.url, 'URL')) as {
+        details: Record<string, ServerItemDetails<LevelItem>>
+        problems: string[]
+    }
+}
+
+/** Starts with the snapshot and without it (the state folder's copy without), answering both catalogs. */
+const withAndWithout = async ({ content, cache }: Folder) => {
+    const bare = await temporaryFolder('shelf-cache-')
+    await cp(cache, bare, { recursive: true })
+    await rm(join(bare, 'start-records.jsonl'))
+    const shelf = await start(content, cache)
+    const plain = await start(content, bare)
+    try {
+        assert.is(plain.fromSnapshot, 0)
+        return {
+            fromSnapshot: shelf.fromSnapshot,
+            with: await served(shelf),
+            without: await served(plain),
+        }
+    } finally {
+        await shelf.close()
+        await plain.close()
+    }
+}
+
+test('an unchanged folder is taken from the snapshot and served as read', async () => {
+    const folder = await snapshotted()
+    const { fromSnapshot, with: taken, without } = await withAndWithout(folder)
+    assert.ok(fromSnapshot >= 15, `${fromSnapshot} items taken`)
+    assert.equal(taken, without)
+    assert.ok(Object.keys(taken.details).includes('city-lights'))
+})
+
+test('a record edited in place, at the same size and modification time, is read again', async () => {
+    const folder = await snapshotted()
+    const file = join(folder.content, 'levels/city-lights/item.yaml')
+    await rewriteUnseen(file, (await readFile(file, 'utf8')).replace('City Lights', 'City Nights'))
+    const { fromSnapshot, with: taken, without } = await withAndWithout(folder)
+    assert.ok(fromSnapshot > 0)
+    assert.is(taken.details['city-lights']!.item.title, 'City Nights')
+    assert.equal(taken, without)
+})
+
+test('a resource replaced at the same size and time is hashed again', async () => {
+    const folder = await snapshotted()
+    const file = join(folder.content, 'levels/city-lights/cover.png')
+    const bytes = await readFile(file)
+    bytes[bytes.length - 1]! ^= 0xff
+    const { with: before } = await withAndWithout(folder)
+    await rewriteUnseen(file, bytes)
+    const { with: taken, without } = await withAndWithout(folder)
+    assert.is.not(
+        taken.details['city-lights']!.item.cover.hash,
+        before.details['city-lights']!.item.cover.hash,
+    )
+    assert.equal(taken, without)
+})
+
+test('files and item folders added, removed and renamed while down are seen', async () => {
+    const folder = await snapshotted()
+    const levels = join(folder.content, 'levels')
+    // A second record file beside the first: a problem, the level no longer serves.
+    await writeFile(join(levels, 'city-lights/item.json'), '{}')
+    // A resource gone: missing, the level no longer serves.
+    await rm(join(levels, 'thunder-road/cover.png'))
+    await cp(join(levels, 'morning-dew'), join(levels, 'morning-dew-copy'), { recursive: true })
+    await rename(join(levels, 'first-light'), join(levels, 'first-light-renamed'))
+    await rm(join(levels, 'rough-sketch'), { recursive: true })
+    const { with: taken, without } = await withAndWithout(folder)
+    const names = Object.keys(taken.details)
+    for (const gone of ['city-lights', 'thunder-road', 'first-light', 'rough-sketch'])
+        assert.not.ok(names.includes(gone), gone)
+    for (const there of ['morning-dew-copy', 'first-light-renamed'])
+        assert.ok(names.includes(there), there)
+    assert.ok(taken.problems.some((problem) => problem.startsWith('levels/city-lights')))
+    assert.ok(taken.problems.some((problem) => problem.startsWith('levels/thunder-road')))
+    assert.equal(taken, without)
+})
+
+test("the settings and a type's defaults changed while down are seen", async () => {
+    const folder = await snapshotted()
+    const defaults = join(folder.content, 'levels/_defaults.yaml')
+    await writeFile(
+        defaults,
+        (await readFile(defaults, 'utf8')).replace('engine: shelf-tap', 'engine: shelf-hold'),
+    )
+    const settings = join(folder.content, 'server.yaml')
+    await writeFile(
+        settings,
+        (await readFile(settings, 'utf8')).replace('en: Shelf example', 'en: Changed Shelf'),
+    )
+    const shelf = await start(folder.content, folder.cache)
+    try {
+        const { details } = await served(shelf)
+        assert.is(
+            details['city-lights']!.item.engine.name,
+            'shelf-hold',
+            'a level without its own engine takes the new default',
+        )
+        const info = await getJson<{ title: string }>(`${shelf.url}/service/info`)
+        assert.is(info.body.title, 'Changed Shelf')
+    } finally {
+        await shelf.close()
+    }
+    const { with: taken, without } = await withAndWithout(folder)
+    assert.equal(taken, without)
+})
+
+test('a snapshot cut short, broken, of another build or with checks of another is ignored', async () => {
+    const folder = await snapshotted()
+    const records = join(folder.cache, 'start-records.jsonl')
+    const checks = join(folder.cache, 'start-checks.jsonl')
+    const good = await readFile(records, 'utf8')
+    const goodChecks = await readFile(checks, 'utf8')
+    const expected = (await withAndWithout(folder)).without
+    const spoilt: [string, string, string][] = [
+        ['cut short', good.slice(0, good.length / 2), goodChecks],
+        ['not JSON', 'garbage', goodChecks],
+        ['another build', good.replace(/"shelf":"[^"]*"/, '"shelf":"0:1:2"'), goodChecks],
+        ['checks of another snapshot', good, goodChecks.replace(/"id":"/, '"id":"x')],
+        ['checks broken', good, goodChecks.slice(0, 100)],
+        ['a line broken', good.replace(/\n\[/, '\n[1,2\n['), goodChecks],
+        ['the last line missing', good.slice(0, good.lastIndexOf('{')), goodChecks],
+    ]
+    for (const [what, text, checksText] of spoilt) {
+        await writeFile(records, text)
+        await writeFile(checks, checksText)
+        const shelf = await start(folder.content, folder.cache)
+        try {
+            assert.is(shelf.fromSnapshot, 0, what)
+            assert.equal(await served(shelf), expected, what)
+        } finally {
+            await shelf.close()
+        }
+    }
+})
+
+test.run()
