@@ -5,7 +5,7 @@
  * start writes without a flush each are flushed together, and made again when a crash left them short.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -149,6 +149,66 @@ test('the hash cache is saved in pieces: every entry read back, and one remember
         await writeFile(cacheFile, '{"version":2,"entries":[["cut')
         const third = await HashCache.open(cacheFile)
         assert.is(third.lookup(late, info, always), undefined, 'a broken cache is a cold start')
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test('the hash cache read a piece at a time finds what it read at once; a cache of the one-line version 3 is read and written anew as lines', async () => {
+    const root = await temporaryFolder()
+    const cacheFile = join(root, '.shelf', 'hashes.json')
+    try {
+        await writeFile(join(root, 'one.png'), 'x')
+        const info = statSync(join(root, 'one.png'))
+        const files = Array.from(
+            { length: 30_000 },
+            (_, index) => `/levels/level-${index}/cover.png`,
+        )
+        const served = (path: string) => ({
+            hash: sha1(Buffer.from(path)),
+            path,
+            contentType: 'image/png',
+        })
+        // What version 3 wrote: everything on one line.
+        await mkdir(join(root, '.shelf'))
+        await writeFile(
+            cacheFile,
+            JSON.stringify({
+                version: 3,
+                entries: files.map((file) => [
+                    file,
+                    info.size,
+                    info.mtimeMs,
+                    sha1(Buffer.from(file)),
+                    'image/png',
+                ]),
+                folders: [['/levels/level-0', 1, 'cover.png', 'comments']],
+            }),
+        )
+        const always = () => true
+        const old = await HashCache.open(cacheFile)
+        await old.loaded()
+        for (const file of files) assert.equal(old.lookup(file, info, always), served(file), file)
+        await old.save()
+        const lines = (await readFile(cacheFile, 'utf8')).trimEnd().split('\n')
+        assert.equal(JSON.parse(lines[0]!), { version: 4 })
+        assert.is(
+            lines.length,
+            1 + files.length,
+            'an entry a line, the folder listing not seen dropped',
+        )
+
+        const piecewise = await HashCache.open(cacheFile)
+        // Tens of pieces of a megabyte: the reading lets other work run between them.
+        let turns = 0
+        const counting = setInterval(() => turns++, 0)
+        await piecewise.loaded()
+        clearInterval(counting)
+        assert.ok(turns >= 2, `timers ran ${turns} times during the read`)
+        for (const file of files)
+            assert.equal(piecewise.lookup(file, info, always), served(file), file)
+        const atOnce = await HashCache.open(cacheFile)
+        assert.equal(atOnce.lookup(files[7]!, info, always), served(files[7]!))
     } finally {
         await rm(root, { recursive: true, force: true })
     }

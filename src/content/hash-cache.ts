@@ -1,10 +1,10 @@
 import type { Stats } from 'node:fs'
-import { readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import type { FolderListing } from './folder-listing.js'
+import { linePieces, parseLines } from './json-lines.js'
 import type { ServedFile } from './resources.js'
 import { SeenEntries } from './seen-entries.js'
 
@@ -15,13 +15,14 @@ type ListingEntry = { ctimeMs: number; files: string; folders: string; seen: boo
 /**
  * One resource as stored: `[path, size, mtimeMs, hash, contentType]`, and the path of the bytes
  * served when they are not the file itself. Flat arrays keep the file small and quick to parse:
- * at a hundred thousand levels it has 400,000 entries, parsed at every start.
+ * at a hundred thousand levels it has 400,000 entries.
  */
 type StoredResource = [string, number, number, string, string, string?, number?, number?]
-/** One folder as stored: `[path, ctimeMs, files, folders]`, the names joined by `/`, which no name holds. */
+/** One folder as stored: `[path, ctimeMs, files, folders]`, the names joined by `/`, which no name holds; four elements where a resource has five or more. */
 type StoredListing = [string, number, string, string]
 
-type StoredCache = { version: number; entries: StoredResource[]; folders?: StoredListing[] }
+/** The file's first line; version 3 held every entry in it, as one JSON value. */
+type StoredHeader = { version: number; entries?: StoredResource[]; folders?: StoredListing[] }
 
 const toStoredResource = ([path, { size, mtimeMs, served }]: [
     string,
@@ -99,8 +100,9 @@ export class HashCache {
     /** The save under way, which the next one waits for. */
     private saving: Promise<void> = Promise.resolve()
     /** The entries, read at the first look: a start that takes every item from its snapshot never reads them. */
-    private read:
-        { resources: SeenEntries<ResourceEntry>; listings: SeenEntries<ListingEntry> } | undefined
+    private read: StoredEntries | undefined
+    /** The entries being read a piece at a time between turns of the event loop (`loaded`). */
+    private reading: Promise<void> | undefined
     private keepingUnseen = false
 
     private constructor(private readonly file: string) {}
@@ -109,15 +111,43 @@ export class HashCache {
         return new HashCache(file)
     }
 
+    /**
+     * Reads the entries, if not yet read, a piece at a time between turns of the event loop: after
+     * a start that took every item from its snapshot, the first reload reads them, and at a
+     * hundred thousand levels (tens of megabytes) reading them at once held the loop for a second.
+     */
+    loaded(): Promise<void> {
+        if (this.read) return Promise.resolve()
+        return (this.reading ??= (async () => {
+            const reading = readingStored(this.file)
+            let step = reading.next()
+            while (!step.done) {
+                await nextTurn()
+                step = reading.next()
+            }
+            this.took(step.value)
+        })())
+    }
+
+    /** The entries, read at once when `loaded` was not awaited (nothing else waits during a start). */
     private get entries() {
         if (!this.read) {
-            this.read = readStored(this.file)
-            if (this.keepingUnseen) {
-                this.read.resources.keepUnseen()
-                this.read.listings.keepUnseen()
-            }
+            const reading = readingStored(this.file)
+            let step = reading.next()
+            while (!step.done) step = reading.next()
+            this.took(step.value)
         }
-        return this.read
+        return this.read!
+    }
+
+    private took(read: StoredEntries) {
+        // Read at once while a piecewise read was under way: the first one read counts.
+        if (this.read) return
+        this.read = read
+        if (this.keepingUnseen) {
+            read.resources.keepUnseen()
+            read.listings.keepUnseen()
+        }
     }
 
     private get resources() {
@@ -203,47 +233,73 @@ export class HashCache {
         return this.saving
     }
 
-    /** The file's text in pieces: `{"version":…,"entries":[…],"folders":[…]}`. */
+    /** The file's text in pieces: a header line, then an entry a line (see `readingStored`). */
     private async *storedText() {
-        yield `{"version":${cacheVersion},"entries":[`
-        yield* jsonElements(this.resources.takeSeen(entriesPerPiece), toStoredResource)
-        yield '],"folders":['
-        yield* jsonElements(this.listings.takeSeen(entriesPerPiece), toStoredListing)
-        yield ']}'
+        yield `{"version":${cacheVersion}}\n`
+        yield* jsonLinePieces(this.resources.takeSeen(entriesPerPiece), toStoredResource)
+        yield* jsonLinePieces(this.listings.takeSeen(entriesPerPiece), toStoredListing)
     }
 }
 
-/** The stored entries; none when the file is missing, unreadable, or of another version. */
-const readStored = (file: string) => {
+type StoredEntries = {
+    resources: SeenEntries<ResourceEntry>
+    listings: SeenEntries<ListingEntry>
+}
+
+/**
+ * The stored entries, read a piece of lines at a time (the generator yields between pieces);
+ * none when the file is missing, unreadable, or of another version. A file of version 3, the
+ * whole cache on one line, is read as well, and written anew at the next save.
+ */
+function* readingStored(file: string): Generator<void, StoredEntries> {
+    const resources: [string, ResourceEntry][] = []
+    const listings: [string, ListingEntry][] = []
+    let header: StoredHeader | undefined
     try {
-        const parsed = JSON.parse(readFileSync(file, 'utf8')) as StoredCache
-        if (parsed.version === cacheVersion && Array.isArray(parsed.entries))
-            return {
-                resources: new SeenEntries(parsed.entries.map(fromStoredResource)),
-                listings: new SeenEntries((parsed.folders ?? []).map(fromStoredListing)),
+        for (const piece of linePieces(file)) {
+            for (const value of parseLines(piece)) {
+                if (!header) {
+                    header = value as StoredHeader
+                    if (header.version === oneLineVersion) {
+                        resources.push(...(header.entries ?? []).map(fromStoredResource))
+                        listings.push(...(header.folders ?? []).map(fromStoredListing))
+                    } else if (header.version !== cacheVersion) return emptyEntries()
+                    continue
+                }
+                const stored = value as StoredResource | StoredListing
+                if (stored.length === 4) listings.push(fromStoredListing(stored))
+                else resources.push(fromStoredResource(stored as StoredResource))
             }
+            yield
+        }
     } catch {
-        // Unreadable or not JSON: start afresh, as below.
+        // Missing, unreadable or not JSON: start afresh.
+        return emptyEntries()
     }
+    const outdated = header?.version === oneLineVersion
     return {
-        resources: new SeenEntries<ResourceEntry>([]),
-        listings: new SeenEntries<ListingEntry>([]),
+        resources: new SeenEntries(resources, outdated),
+        listings: new SeenEntries(listings, outdated),
     }
 }
+
+const emptyEntries = (): StoredEntries => ({
+    resources: new SeenEntries<ResourceEntry>([]),
+    listings: new SeenEntries<ListingEntry>([]),
+})
 
 /** Entries written between two turns of the event loop: about a millisecond's work. */
 const entriesPerPiece = 2000
 
-/** The elements of a JSON array, a piece at a time, with the commas between them. */
-async function* jsonElements<Entry, Stored>(
+/** Entries as JSON lines, a piece at a time. */
+async function* jsonLinePieces<Entry, Stored>(
     pieces: AsyncIterable<Entry[]>,
     store: (entry: Entry) => Stored,
 ) {
-    let first = true
     for await (const piece of pieces) {
-        const text = JSON.stringify(piece.map(store))
-        yield `${first ? '' : ','}${text.slice(1, -1)}`
-        first = false
+        let text = ''
+        for (const entry of piece) text += `${JSON.stringify(store(entry))}\n`
+        yield text
         await nextTurn()
     }
 }
@@ -251,6 +307,7 @@ async function* jsonElements<Entry, Stored>(
 /**
  * Bumped whenever what a resource turns into, or how entries are stored, changes, so old caches
  * are not trusted. (The folder listings were added without a bump: a cache without them is read
- * as having none. 3: made bytes live in packs.)
+ * as having none. 3: made bytes live in packs. 4: an entry a line, which 3's entries are read as.)
  */
-const cacheVersion = 3
+const cacheVersion = 4
+const oneLineVersion = 3

@@ -270,6 +270,8 @@ export class FolderLoader {
         defaults: Record<string, unknown>,
         kept?: { parts: ItemParts; changes: PartChanges },
     ): Promise<LoadedUnit | undefined> {
+        // Its listing may be remembered: read a piece at a time, not at once in a reload after a snapshot's start.
+        await this.tools.processor.hashes.loaded()
         const listing = this.listItemFolder(folder)
         const names = new Set(listing.files)
         const recordFiles = recordFileNames.filter((file) => names.has(file))

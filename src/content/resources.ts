@@ -115,6 +115,8 @@ export class ResourceProcessor {
 
     /** Whether the bytes Shelf made for a served file an earlier run remembered are still whole on disk. */
     private async isThere() {
+        // Asked before every look-up: the entries are read a piece at a time, not at once in a reload after a snapshot's start.
+        await this.hashes.loaded()
         const made = await this.madeFiles()
         return (served: ServedFile) =>
             served.slice ? this.packs.holds(served.path, served.slice) : made.has(served.path)

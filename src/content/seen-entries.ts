@@ -15,9 +15,11 @@ export class SeenEntries<Entry extends SeenEntry> {
     private replaced = false
     private keepingUnseen = false
 
-    constructor(entries: [string, Entry][]) {
+    /** `outdated`: the file holds them in a form no longer written, so the next save writes them anew. */
+    constructor(entries: [string, Entry][], outdated = false) {
         this.entries = new Map(entries)
         this.storedCount = this.entries.size
+        this.replaced = outdated
     }
 
     /** The entry of a path, seen or not; mark it with `see` once it is known to hold. */
