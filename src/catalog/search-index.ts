@@ -467,18 +467,19 @@ export class ListSearch {
         private readonly index: () => SearchIndex,
     ) {}
 
+    /** The items holding every term, found when first read (see `ScratchFound`). */
     find(terms: readonly string[]): Found {
+        // A search of no letter or digit has nothing to look up: each item is looked at.
+        if (!this.parts(terms)) return findEach(this.list, terms)
         const index = this.index()
         const { slots } = this.placesIn(index)
-        const found = new ScratchFound(
+        return new ScratchFound(
             this,
             terms,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
             (entries, from, junctions) => index.nextMayHoldPhrase(entries, from, slots, junctions),
         )
-        // Found now, so that a search of nothing indexable is looked for item by item instead.
-        return this.parts(terms) ? found : findEach(this.list, terms)
     }
 
     /** The parts of the terms looked up in the index, apart from single letters and digits; undefined when there is none of either. */
