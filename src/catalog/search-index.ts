@@ -438,6 +438,8 @@ const scratch = new Scratch()
 const commonWordShare = 1 / 16
 /** …and this many common words' sets are kept per list (at 100,000 items, 12 KiB each). */
 const commonWordSets = 64
+/** As many sets of parts costly to mark are kept per list (see `ListSearch.partSets`). */
+const costlyPartSets = 64
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -461,6 +463,13 @@ export class ListSearch {
      * word of bits at a time. Kept for the few commonest words only (see `commonWordSets`).
      */
     private readonly wordSets = new Map<number, PositionSet>()
+    /**
+     * The positions of the items holding a part (in their title), by `${inTitle}${part}`, for
+     * the first few parts whose marking cost as much as a common word's: a two-letter part
+     * (`le`, `42`) is held by thousands of words, whose lists were gone through again for every
+     * search of it, twice (text and title).
+     */
+    private readonly partSets = new Map<string, PositionSet>()
 
     constructor(
         private readonly list: readonly CatalogItem[],
@@ -503,11 +512,13 @@ export class ListSearch {
             (term) => !isWord(term) || !(looked.includes(term) || isCharacter(term)),
         )
         const exact = unchecked.length === 0
-        const wordsByPart = looked.map((part) => index.wordsHolding(part))
+        // Looked up only for a part whose set is not kept, once for the text and the title.
+        const wordsByPart: (readonly number[])[] = []
+        const wordsHolding = (at: number) => (wordsByPart[at] ??= index.wordsHolding(looked[at]!))
         const { held, titled, part } = scratch.begin(slots.length, holder)
-        this.holding(held, part, wordsByPart, characters, false)
+        this.holding(held, part, looked, wordsHolding, characters, false)
         // With one term of letters and digits, the items whose title holds its parts are those holding it in their title.
-        this.holding(titled, part, wordsByPart, characters, true)
+        this.holding(titled, part, looked, wordsHolding, characters, true)
         let found = entriesOf(held, titled, scratch.entries)
         if (!exact)
             found = keepHolding(scratch.entries, found, (position) => {
@@ -519,33 +530,52 @@ export class ListSearch {
         return scratch.hold(found, exact && terms.length === 1)
     }
 
-    /** Marks in `into` the positions whose text (or title) holds each part through one of its words, and each character; `spare` is room to work in. */
+    /** Marks in `into` the positions whose text (or title) holds each part through one of its words (`wordsHolding` the part at an index), and each character; `spare` is room to work in. */
     private holding(
         into: PositionSet,
         spare: PositionSet,
-        wordsByPart: readonly (readonly number[])[],
+        parts: readonly string[],
+        wordsHolding: (at: number) => readonly number[],
         characters: readonly string[],
         inTitle: boolean,
     ) {
-        const index = this.index()
-        const { positions } = this.placesIn(index)
-        if (!wordsByPart.length) fillAll(into, this.list.length)
-        wordsByPart.forEach((words, at) => {
+        if (!parts.length) fillAll(into, this.list.length)
+        parts.forEach((part, at) => {
             const target = at === 0 ? into : spare
-            target.fill(0)
-            for (const word of words) {
-                const holders = index.holdersOf(word, inTitle)
-                const common =
-                    holders.length >= commonWordShare * this.list.length
-                        ? this.wordSet(word, inTitle, holders)
-                        : undefined
-                if (common) unionInto(target, common)
-                else addSlots(target, holders, positions)
-            }
+            const key = `${inTitle}${part}`
+            const kept = this.partSets.get(key)
+            if (kept) target.set(kept)
+            else if (
+                this.marking(target, wordsHolding(at), inTitle) >=
+                    commonWordShare * this.list.length &&
+                this.partSets.size < costlyPartSets
+            )
+                this.partSets.set(key, target.slice())
             if (at > 0) intersectInto(into, spare)
         })
         for (const character of characters)
             intersectInto(into, this.characterSet(character, inTitle))
+    }
+
+    /** Marks in `target` alone the positions holding one of the words (in their title), and answers what that cost: the words and the items marked one by one. */
+    private marking(target: PositionSet, words: readonly number[], inTitle: boolean) {
+        const index = this.index()
+        const { positions } = this.placesIn(index)
+        target.fill(0)
+        let cost = words.length
+        for (const word of words) {
+            const holders = index.holdersOf(word, inTitle)
+            const common =
+                holders.length >= commonWordShare * this.list.length
+                    ? this.wordSet(word, inTitle, holders)
+                    : undefined
+            if (common) unionInto(target, common)
+            else {
+                addSlots(target, holders, positions)
+                cost += holders.length
+            }
+        }
+        return cost
     }
 
     private wordSet(word: number, inTitle: boolean, slots: Int32Array) {
