@@ -1,10 +1,9 @@
 import { type FSWatcher as RootWatch, watch as watchRootFolder } from 'chokidar'
-import { type FSWatcher, type Stats, watch } from 'node:fs'
-import { opendir, readdir, realpath, stat } from 'node:fs/promises'
+import { type Dirent, type FSWatcher, readdirSync, type Stats, statSync, watch } from 'node:fs'
+import { opendir, realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isIgnored } from '../content/load.js'
-import { mapLimit } from '../util/map-limit.js'
 
 export type FolderWatcher = {
     /** Resolves once every folder is watched and what changed before is served. */
@@ -35,34 +34,35 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
         : `watching the folder failed (${error.message}); changes may show only after a restart`
 
 /**
- * How many folders the first scan watches and lists at once. All together (at 100,000 levels half
- * a million stats in flight, hundreds of megabytes of garbage), requests wait behind their
- * callbacks; so folders are taken a few at a time between turns of the event loop instead, at
- * most `maxFoldersAtOnce` being listed, and only one while the loop is busy with something else:
- * a turn of the loop that took longer than `busyTurnMs` (requests, say) drops the allowance to
- * one folder, a quick one raises it by one. With chokidar watching every folder, at 10,000
- * levels under 10 connections asking a list page (`bench/watch-scan.ts`), the page's p99 during
- * the scan was 2.2–3.3 times its p99 after, against 4.8–7.9 times with batches of 64
- * (docs/performance.md, "Watching").
+ * How the first scan shares the event loop with requests. It watches a folder, lists it and
+ * states its files with the system's calls made at once (a few microseconds each here), not one
+ * promise per call (tens of microseconds of the main thread each, and their garbage), in slices
+ * between turns of the loop: at most `scanSliceMs` while the loop has nothing else to do, and
+ * while it serves requests a third of the time it spent on them since the last slice, so that the
+ * scan takes about a quarter of a busy thread. At 100,000 levels the scan is half a million stats;
+ * made as promises, a few at a time between turns, they kept requests' p99 during the scan at
+ * 1.6–2.9 times its p99 after, and the scan took 43 s (docs/performance.md, "Watching").
  */
-const maxFoldersAtOnce = 8
-const busyTurnMs = 0.5
-
-/** Entries of a folder stated at once in the first scan, to find what changed since the reading. */
-const statsAtOnce = 16
-/** Entries of a folder read from the system at once: a type folder of a hundred thousand levels read in one go would be one long turn of the loop. */
-const listedAtOnce = 256
+const scanSliceMs = 1
+const scanShareOfBusyTurn = 1 / 3
+/** A gap between slices shorter than this is a loop with nothing else to do. */
+const idleGapMs = 0.2
 
 /**
- * A folder's entries. One of a single block (4 KB: on ext4 a hundred entries or so; an item's
- * folder) is read in one call; a larger one (a type folder of a hundred thousand levels) a few
- * hundred entries at a time, as one read would be one long turn of the event loop. Opening,
- * reading and closing a folder entry by entry cost about a tenth of a millisecond of the main
- * thread a folder.
+ * A folder whose listing outgrows one block (4 KB: on ext4 a hundred entries or so; a type folder
+ * of a hundred thousand levels) is read `listedAtOnce` entries at a time, as one read of it would
+ * be one long turn of the loop; an item's folder is read in one call.
  */
-async function* entriesOf(path: string, stats: Stats | undefined) {
-    if (stats && stats.size <= 4096) yield* await readdir(path, { withFileTypes: true })
-    else yield* await opendir(path, { bufferSize: listedAtOnce })
+const oneReadBytes = 4096
+const listedAtOnce = 256
+
+/** A path's stats, or nothing when it is gone or cannot be stated (its watch, or its parent's, says what became of it). */
+const statsNow = (path: string) => {
+    try {
+        return statSync(path, { throwIfNoEntry: false })
+    } catch {
+        return undefined
+    }
 }
 
 /** Whether a change time is past the reading of the folder (see `readSince`). */
@@ -150,10 +150,9 @@ export const watchFolder = (
     /** Folders found in the first scan and not yet watched, from `foundFrom` on. */
     let found: string[] = []
     let foundFrom = 0
-    /** The next `count` folders found (taken from the front without moving the rest: at 100,000 folders that would be quadratic). */
-    const takeFound = (count: number) => {
-        const taken = found.slice(foundFrom, foundFrom + count)
-        foundFrom += taken.length
+    /** The next folder found (taken from the front without moving the rest: at 100,000 folders that would be quadratic). */
+    const takeFound = () => {
+        const folder = found[foundFrom++]!
         if (foundFrom === found.length) {
             found = []
             foundFrom = 0
@@ -161,9 +160,11 @@ export const watchFolder = (
             found = found.slice(foundFrom)
             foundFrom = 0
         }
-        return taken
+        return folder
     }
-    /** Folders being watched and listed: the first scan takes more only while they are few. */
+    /** Files listed in the first scan whose change time is still to be compared with the reading. */
+    const filesToCheck: string[] = []
+    /** Large folders being listed a few hundred entries at a time: the first scan is not done before them. */
     let listing = 0
     /** Wakes the first scan when it waits: a folder found, a folder listed, the root listed, the watcher closed. */
     let wake = () => {}
@@ -171,64 +172,89 @@ export const watchFolder = (
     /** A folder found, to be watched: in its turn during the first scan, at once after it (then everything in it is new). */
     const discover = (folder: string) => {
         folders.set(folder, undefined)
-        if (scanned) return void watchAndList(folder, true)
+        if (scanned) return watchAndList(folder, true)
         found.push(folder)
         wake()
     }
 
-    /**
-     * Watches a folder below the root, then lists it: the subfolders it holds are found, and what
-     * it holds changed since the reading (everything, when the folder itself is new) is noted.
-     */
-    const watchAndList = async (folder: string, isNew: boolean) => {
-        // Forgotten before its turn came (its folder is gone), or found twice.
-        if (closed || !folders.has(folder) || folders.get(folder)) return
-        const path = join(watchRoot, folder)
+    /** An entry a folder's listing holds: a subfolder is found, a file new or to be checked. */
+    const listed = (folder: string, name: string, isDirectory: boolean, isNew: boolean) => {
+        if (isIgnored(name)) return
+        const child = `${folder}/${name}`
+        if (isNew) note(child)
+        if (isDirectory) {
+            // Kept while the folder is watched, as a flat copy: the joined path is a rope holding on to its parts.
+            if (!folders.has(child)) discover(child.split('/').join('/'))
+        } else if (!isNew) {
+            filesToCheck.push(child)
+            wake()
+        }
+    }
+
+    /** A large folder's entries, a few hundred at a time between turns of the event loop. */
+    const listInParts = async (folder: string, path: string, isNew: boolean) => {
         listing++
         try {
-            try {
-                const watcher = watch(path, (event, name) => {
-                    if (name) entryChanged(folder, String(name), event)
-                })
-                watcher.on('error', reportError)
-                folders.set(folder, watcher)
-            } catch (error) {
-                // Gone since it was found: its parent's watch says so. Anything else (the system's
-                // limit of watches, say) is reported, and the folder still listed: its subfolders
-                // may yet be watched, and its changes since the reading are still served.
-                if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-                    folders.delete(folder)
-                    return
-                }
-                reportError(error as NodeJS.ErrnoException)
-            }
-            // After the watch began: the folder's own change time moves when an entry is made,
-            // removed or renamed in it; a file's, when it is written.
-            const itself = await stat(path).catch(() => undefined)
-            if (!isNew && itself && changedSince(readSince, itself)) note(folder)
-            const files: string[] = []
-            try {
-                for await (const entry of entriesOf(path, itself)) {
-                    if (isIgnored(entry.name)) continue
-                    const child = `${folder}/${entry.name}`
-                    if (isNew) note(child)
-                    if (entry.isDirectory()) {
-                        // Kept while the folder is watched, as a flat copy: the joined path is a
-                        // rope holding on to its parts.
-                        if (!folders.has(child)) discover(child.split('/').join('/'))
-                    } else if (!isNew) files.push(child)
-                }
-            } catch {
-                // Gone or unreadable: its watch, or its parent's, says what became of it.
-            }
-            await mapLimit(files, statsAtOnce, async (child) => {
-                const info = await stat(join(watchRoot, child)).catch(() => undefined)
-                if (info && changedSince(readSince, info)) note(child)
-            })
+            for await (const entry of await opendir(path, { bufferSize: listedAtOnce }))
+                listed(folder, entry.name, entry.isDirectory(), isNew)
+        } catch {
+            // Gone or unreadable: its watch, or its parent's, says what became of it.
         } finally {
             listing--
             wake()
         }
+    }
+
+    /** Starts a folder's watch; false when the folder is gone. */
+    const startWatching = (folder: string, path: string) => {
+        try {
+            const watcher = watch(path, (event, name) => {
+                if (name) entryChanged(folder, String(name), event)
+            })
+            watcher.on('error', reportError)
+            folders.set(folder, watcher)
+        } catch (error) {
+            // Gone since it was found: its parent's watch says so. Anything else (the system's
+            // limit of watches, say) is reported, and the folder still listed: its subfolders
+            // may yet be watched, and its changes since the reading are still served.
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+                folders.delete(folder)
+                return false
+            }
+            reportError(error as NodeJS.ErrnoException)
+        }
+        return true
+    }
+
+    /**
+     * Watches a folder below the root, then lists it: the subfolders it holds are found, and what
+     * it holds changed since the reading (everything, when the folder itself is new) is noted, its
+     * files' change times checked in the scan's next steps.
+     */
+    const watchAndList = (folder: string, isNew: boolean) => {
+        // Forgotten before its turn came (its folder is gone), or found twice.
+        if (closed || !folders.has(folder) || folders.get(folder)) return
+        const path = join(watchRoot, folder)
+        if (!startWatching(folder, path)) return
+        // After the watch began: the folder's own change time moves when an entry is made,
+        // removed or renamed in it; a file's, when it is written.
+        const itself = statsNow(path)
+        if (!itself) return
+        if (!isNew && changedSince(readSince, itself)) note(folder)
+        if (itself.size > oneReadBytes) return void listInParts(folder, path, isNew)
+        let entries: Dirent[]
+        try {
+            entries = readdirSync(path, { withFileTypes: true })
+        } catch {
+            return
+        }
+        for (const entry of entries) listed(folder, entry.name, entry.isDirectory(), isNew)
+    }
+
+    /** A file listed in the first scan: noted if it changed since the reading. */
+    const checkFile = (file: string) => {
+        const info = statsNow(join(watchRoot, file))
+        if (info && changedSince(readSince, info)) note(file)
     }
 
     /**
@@ -280,9 +306,8 @@ export const watchFolder = (
     let rootWatch: RootWatch | undefined
 
     /**
-     * The first scan: the root by chokidar, every folder below it a few at a time
-     * (`maxFoldersAtOnce`, one while the loop is busy), between turns of the event loop so that
-     * requests get theirs in between. It is done when the root is listed and every folder found
+     * The first scan: the root by chokidar, every folder below it in slices of `scanSliceMs`
+     * between turns of the event loop, so that requests get theirs in between. It is done when the root is listed and every folder found
      * is watched and listed.
      */
     const scan = async () => {
@@ -305,22 +330,30 @@ export const watchFolder = (
             rootListed = true
             wake()
         })
-        let atOnce = 1
-        let turnStarted = performance.now()
+        let lastSliceEnd = performance.now()
         while (!closed) {
             await nextTurn()
             const now = performance.now()
-            atOnce = now - turnStarted > busyTurnMs ? 1 : Math.min(maxFoldersAtOnce, atOnce + 1)
-            turnStarted = now
-            if (found.length > foundFrom && listing < atOnce) {
-                for (const folder of takeFound(atOnce - listing)) void watchAndList(folder, false)
-                continue
+            const gap = now - lastSliceEnd
+            const sliceEnd =
+                now +
+                (gap < idleGapMs ? scanSliceMs : Math.min(scanSliceMs, gap * scanShareOfBusyTurn))
+            let stepped = false
+            for (;;) {
+                const file = filesToCheck.pop()
+                if (file !== undefined) checkFile(file)
+                else if (found.length > foundFrom) watchAndList(takeFound(), false)
+                else break
+                stepped = true
+                lastSliceEnd = performance.now()
+                if (lastSliceEnd >= sliceEnd) break
             }
+            if (stepped) continue
             if (rootListed && listing === 0) break
             // Not raced against a promise of the closing, which would keep a reaction of every wait.
             await new Promise<void>((resolve) => (wake = resolve))
             wake = () => {}
-            turnStarted = performance.now()
+            lastSliceEnd = performance.now()
         }
         scanned = true
     }
