@@ -279,10 +279,13 @@ export class SearchIndex {
         junctions: readonly number[],
     ) {
         const bits = this.junctions
+        // Indexed loops: an iterator made per entry was most of what a scan of a rare phrase allocated.
         next: for (let at = from; at < entries.length; at++) {
             const base = junctionWords * slots[entries[at]! >> 1]!
-            for (const bit of junctions)
+            for (let which = 0; which < junctions.length; which++) {
+                const bit = junctions[which]!
                 if ((bits[base + (bit >>> 5)]! & (1 << (bit & 31))) === 0) continue next
+            }
             return at
         }
         return entries.length
@@ -331,31 +334,54 @@ export class SearchIndex {
 export type Found = {
     readonly entries: Int32Array
     readonly ranks: Uint8Array
-    exactTitles: boolean
+    readonly exactTitles: boolean
     text(position: number): string
     titleSpan(position: number): TitleSpan
     nextMayHoldPhrase(entries: Int32Array, from: number, junctions: readonly number[]): number
 }
 
+/** What a search found, in the scratch arrays (see `Scratch`). */
+type Held = { entries: Int32Array; ranks: Uint8Array; exactTitles: boolean }
+
 /**
  * A search's entries and ranks live in the scratch arrays, not in arrays of their own: a broad
  * search finds a hundred thousand items, and arrays that size made for every search (outside the
- * heap) make V8 collect the whole heap every few searches. A result is read before the next search
- * begins; should one outlive it, it is given copies first (`detach`).
+ * heap) make V8 collect the whole heap every few searches. A result read after the next search
+ * began (a page of a recent search, `runQuery`) finds its entries again, into the scratch
+ * arrays: the same entries, its ranks learned afresh. Copying every result when the next search
+ * began cost more: 100,000 entries copied after each broad search, for the few results read again.
  */
 class ScratchFound implements Found {
+    private held: Held | undefined
+
     constructor(
-        public entries: Int32Array,
-        public ranks: Uint8Array,
-        readonly exactTitles: boolean,
-        readonly text: (position: number) => string,
-        readonly titleSpan: (position: number) => TitleSpan,
+        private readonly search: ListSearch,
+        private readonly terms: readonly string[],
+        readonly text: Found['text'],
+        readonly titleSpan: Found['titleSpan'],
         readonly nextMayHoldPhrase: Found['nextMayHoldPhrase'],
     ) {}
 
-    detach() {
-        this.entries = this.entries.slice()
-        this.ranks = this.ranks.slice()
+    get entries() {
+        return this.filled().entries
+    }
+
+    get ranks() {
+        return this.filled().ranks
+    }
+
+    get exactTitles() {
+        return this.filled().exactTitles
+    }
+
+    /** The scratch arrays go to another search. */
+    lose() {
+        this.held = undefined
+    }
+
+    private filled() {
+        this.held ??= this.search.fill(this.terms, this)
+        return this.held
     }
 }
 
@@ -363,7 +389,7 @@ class ScratchFound implements Found {
  * Work arrays over a list's positions, kept for the next search rather than made for each: a
  * typed array this large lives outside the heap, and making them for every search makes V8
  * collect the whole heap far more often. Searches run one at a time (they never wait), so one set
- * serves them all.
+ * serves them all, one result at a time.
  */
 class Scratch {
     /** The positions holding every part, those whose title does, and room to work out a part's. */
@@ -376,10 +402,10 @@ class Scratch {
     /** The result reading `entries` and `ranks` now. */
     private holder: ScratchFound | undefined
 
-    /** Starts a search over a list of `positions`. */
-    begin(positions: number) {
-        this.holder?.detach()
-        this.holder = undefined
+    /** Starts `holder`'s search over a list of `positions`. */
+    begin(positions: number, holder: ScratchFound) {
+        if (this.holder !== holder) this.holder?.lose()
+        this.holder = holder
         if (this.entries.length < positions) {
             const size = Math.max(positions, 2 * this.entries.length)
             this.held = new Uint32Array(wordsFor(size))
@@ -396,24 +422,13 @@ class Scratch {
         }
     }
 
-    /** The first `found` entries as a search's result, until the next search. */
-    hold(
-        found: number,
-        exactTitles: boolean,
-        text: Found['text'],
-        titleSpan: Found['titleSpan'],
-        nextMayHoldPhrase: Found['nextMayHoldPhrase'],
-    ): Found {
-        const ranks = this.ranks.subarray(0, found).fill(0)
-        this.holder = new ScratchFound(
-            this.entries.subarray(0, found),
-            ranks,
+    /** The first `found` entries, with zeroed ranks, for the holder of the search begun. */
+    hold(found: number, exactTitles: boolean): Held {
+        return {
+            entries: this.entries.subarray(0, found),
+            ranks: this.ranks.subarray(0, found).fill(0),
             exactTitles,
-            text,
-            titleSpan,
-            nextMayHoldPhrase,
-        )
-        return this.holder
+        }
     }
 }
 
@@ -423,6 +438,8 @@ const scratch = new Scratch()
 const commonWordShare = 1 / 16
 /** …and this many common words' sets are kept per list (at 100,000 items, 12 KiB each). */
 const commonWordSets = 64
+/** As many sets of parts costly to mark are kept per list (see `ListSearch.partSets`). */
+const costlyPartSets = 64
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -446,71 +463,119 @@ export class ListSearch {
      * word of bits at a time. Kept for the few commonest words only (see `commonWordSets`).
      */
     private readonly wordSets = new Map<number, PositionSet>()
+    /**
+     * The positions of the items holding a part (in their title), by `${inTitle}${part}`, for
+     * the first few parts whose marking cost as much as a common word's: a two-letter part
+     * (`le`, `42`) is held by thousands of words, whose lists were gone through again for every
+     * search of it, twice (text and title).
+     */
+    private readonly partSets = new Map<string, PositionSet>()
 
     constructor(
         private readonly list: readonly CatalogItem[],
         private readonly index: () => SearchIndex,
     ) {}
 
+    /** The items holding every term, found when first read (see `ScratchFound`). */
     find(terms: readonly string[]): Found {
+        // A search of no letter or digit has nothing to look up: each item is looked at.
+        if (!this.parts(terms)) return findEach(this.list, terms)
         const index = this.index()
         const { slots } = this.placesIn(index)
-        // The items holding a word that holds each part of a term are the items that may hold the
-        // term; for a term of letters and digits only, exactly those that do. A single letter or
-        // digit is in an item's set of characters.
-        const parts = terms.flatMap(wordsOf)
-        const characters = [...new Set(parts.filter(isCharacter))]
-        const looked = [...new Set(parts.filter((part) => !isCharacter(part)))]
-        if (!looked.length && !characters.length) return findEach(this.list, terms)
-        const exact = terms.every(
-            (term) => isWord(term) && (looked.includes(term) || isCharacter(term)),
-        )
-        const wordsByPart = looked.map((part) => index.wordsHolding(part))
-        const { held, titled, part } = scratch.begin(slots.length)
-        this.holding(held, part, wordsByPart, characters, false)
-        // With one term of letters and digits, the items whose title holds its parts are those holding it in their title.
-        this.holding(titled, part, wordsByPart, characters, true)
-        let found = entriesOf(held, titled, scratch.entries)
-        if (!exact)
-            found = keepHolding(scratch.entries, found, (position) =>
-                terms.every((term) => index.texts[slots[position]!]!.includes(term)),
-            )
-        return scratch.hold(
-            found,
-            exact && terms.length === 1,
+        return new ScratchFound(
+            this,
+            terms,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
             (entries, from, junctions) => index.nextMayHoldPhrase(entries, from, slots, junctions),
         )
     }
 
-    /** Marks in `into` the positions whose text (or title) holds each part through one of its words, and each character; `spare` is room to work in. */
+    /** The parts of the terms looked up in the index, apart from single letters and digits; undefined when there is none of either. */
+    private parts(terms: readonly string[]) {
+        const parts = terms.flatMap(wordsOf)
+        const characters = [...new Set(parts.filter(isCharacter))]
+        const looked = [...new Set(parts.filter((part) => !isCharacter(part)))]
+        return looked.length || characters.length ? { looked, characters } : undefined
+    }
+
+    /** Finds the items holding every term into the scratch arrays, for `holder`. */
+    fill(terms: readonly string[], holder: ScratchFound): Held {
+        const index = this.index()
+        const { slots } = this.placesIn(index)
+        // The items holding a word that holds each part of a term are the items that may hold the
+        // term; for a term of letters and digits only, exactly those that do. A single letter or
+        // digit is in an item's set of characters.
+        const { looked, characters } = this.parts(terms)!
+        // A term that is a word, looked up whole (or a letter or digit), is held by every item found.
+        const unchecked = terms.filter(
+            (term) => !isWord(term) || !(looked.includes(term) || isCharacter(term)),
+        )
+        const exact = unchecked.length === 0
+        // Looked up only for a part whose set is not kept, once for the text and the title.
+        const wordsByPart: (readonly number[])[] = []
+        const wordsHolding = (at: number) => (wordsByPart[at] ??= index.wordsHolding(looked[at]!))
+        const { held, titled, part } = scratch.begin(slots.length, holder)
+        this.holding(held, part, looked, wordsHolding, characters, false)
+        // With one term of letters and digits, the items whose title holds its parts are those holding it in their title.
+        this.holding(titled, part, looked, wordsHolding, characters, true)
+        let found = entriesOf(held, titled, scratch.entries)
+        if (!exact)
+            found = keepHolding(scratch.entries, found, (position) => {
+                const text = index.texts[slots[position]!]!
+                for (let at = 0; at < unchecked.length; at++)
+                    if (!text.includes(unchecked[at]!)) return false
+                return true
+            })
+        return scratch.hold(found, exact && terms.length === 1)
+    }
+
+    /** Marks in `into` the positions whose text (or title) holds each part through one of its words (`wordsHolding` the part at an index), and each character; `spare` is room to work in. */
     private holding(
         into: PositionSet,
         spare: PositionSet,
-        wordsByPart: readonly (readonly number[])[],
+        parts: readonly string[],
+        wordsHolding: (at: number) => readonly number[],
         characters: readonly string[],
         inTitle: boolean,
     ) {
-        const index = this.index()
-        const { positions } = this.placesIn(index)
-        if (!wordsByPart.length) fillAll(into, this.list.length)
-        wordsByPart.forEach((words, at) => {
+        if (!parts.length) fillAll(into, this.list.length)
+        parts.forEach((part, at) => {
             const target = at === 0 ? into : spare
-            target.fill(0)
-            for (const word of words) {
-                const holders = index.holdersOf(word, inTitle)
-                const common =
-                    holders.length >= commonWordShare * this.list.length
-                        ? this.wordSet(word, inTitle, holders)
-                        : undefined
-                if (common) unionInto(target, common)
-                else addSlots(target, holders, positions)
-            }
+            const key = `${inTitle}${part}`
+            const kept = this.partSets.get(key)
+            if (kept) target.set(kept)
+            else if (
+                this.marking(target, wordsHolding(at), inTitle) >=
+                    commonWordShare * this.list.length &&
+                this.partSets.size < costlyPartSets
+            )
+                this.partSets.set(key, target.slice())
             if (at > 0) intersectInto(into, spare)
         })
         for (const character of characters)
             intersectInto(into, this.characterSet(character, inTitle))
+    }
+
+    /** Marks in `target` alone the positions holding one of the words (in their title), and answers what that cost: the words and the items marked one by one. */
+    private marking(target: PositionSet, words: readonly number[], inTitle: boolean) {
+        const index = this.index()
+        const { positions } = this.placesIn(index)
+        target.fill(0)
+        let cost = words.length
+        for (const word of words) {
+            const holders = index.holdersOf(word, inTitle)
+            const common =
+                holders.length >= commonWordShare * this.list.length
+                    ? this.wordSet(word, inTitle, holders)
+                    : undefined
+            if (common) unionInto(target, common)
+            else {
+                addSlots(target, holders, positions)
+                cost += holders.length
+            }
+        }
+        return cost
     }
 
     private wordSet(word: number, inTitle: boolean, slots: Int32Array) {

@@ -123,11 +123,12 @@ const rank = (
     return new RankedItems(
         list,
         {
-            ...found,
             entries,
             ranks: new Uint8Array(entries.length),
+            exactTitles: found.exactTitles,
             text: found.text,
             titleSpan: found.titleSpan,
+            nextMayHoldPhrase: found.nextMayHoldPhrase,
         },
         terms,
     )

@@ -1,0 +1,64 @@
+/**
+ * A quick search's result is found into work arrays the next search takes over. A result read
+ * after other searches (the next page of a search kept among the recent ones) finds its items
+ * again, the second time from the sets a list keeps of parts costly to mark: every page must be
+ * the page a search of the list item by item gives.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { CatalogItem } from '../src/catalog/catalog.js'
+import { makeSearchable, SearchIndex } from '../src/catalog/search-index.js'
+import { runQuery, type ItemSequence } from '../src/catalog/search.js'
+import { normalizeFields } from '../src/content/records.js'
+
+const test = suite('search: results read after later searches')
+
+const words = ['neon', 'dream', 'night', 'drive', 'rain', 'échos', '夢', 'lullaby', 'road']
+
+const level = (at: number): CatalogItem => ({
+    type: 'level',
+    name: `level-${at}`,
+    file: `levels/level-${at}/item.yaml`,
+    fields: normalizeFields('level', {
+        title: `${words[at % 9]} ${words[(at * 7) % 9]} ${at}`,
+        description: `a ${words[(at * 5) % 9]} chart & ${words[(at * 3) % 9]} ${(at * 7) % 1000}.`,
+        rating: at % 40,
+    }),
+    locateReference: () => ({}),
+    resources: {},
+    comments: [],
+    leaderboards: [],
+})
+
+const names = (items: ItemSequence, page: number) =>
+    items.slice(20 * page, 20 * page + 20).map((item) => item.name)
+
+test('every page of every search, each asked after the others', () => {
+    const list = Array.from({ length: 2000 }, (_, at) => level(at))
+    const index = SearchIndex.of(list)
+    makeSearchable(list, () => index)
+    // The same items, not made searchable: searched item by item, with no work arrays.
+    const byItem = [...list]
+    // `12` is in over a hundred numbers, each a word of one or two items: its items are kept as a set once searched.
+    const searches = [
+        'neon',
+        'dream night',
+        'a chart',
+        'chart &',
+        'ra',
+        'night 1',
+        '夢',
+        'e',
+        '12',
+        'rain 12',
+    ]
+    for (let page = 0; page < 4; page++)
+        for (const keywords of searches) {
+            const want = runQuery(byItem, { keywords, filters: [] })
+            const got = runQuery(list, { keywords, filters: [] })
+            assert.is(got.length, want.length, `"${keywords}" count`)
+            assert.equal(names(got, page), names(want, page), `"${keywords}" page ${page}`)
+        }
+})
+
+test.run()
