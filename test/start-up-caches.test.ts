@@ -161,7 +161,7 @@ test('the hash cache read a piece at a time finds what it read at once; a cache 
         await writeFile(join(root, 'one.png'), 'x')
         const info = statSync(join(root, 'one.png'))
         const files = Array.from(
-            { length: 30_000 },
+            { length: 150_000 },
             (_, index) => `/levels/level-${index}/cover.png`,
         )
         const served = (path: string) => ({

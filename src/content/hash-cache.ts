@@ -261,8 +261,11 @@ function* readingStored(file: string): Generator<void, StoredEntries> {
                 if (!header) {
                     header = value as StoredHeader
                     if (header.version === oneLineVersion) {
-                        resources.push(...(header.entries ?? []).map(fromStoredResource))
-                        listings.push(...(header.folders ?? []).map(fromStoredListing))
+                        // Not spread into push: a call takes only so many arguments.
+                        for (const stored of header.entries ?? [])
+                            resources.push(fromStoredResource(stored))
+                        for (const stored of header.folders ?? [])
+                            listings.push(fromStoredListing(stored))
                     } else if (header.version !== cacheVersion) return emptyEntries()
                     continue
                 }
