@@ -72,6 +72,8 @@ export type RunningShelf = {
     sharedState: string
     /** How many items the start took from the state folder's snapshot, unchanged since the last start. */
     fromSnapshot: number
+    /** Resolves once the snapshot for the next start is written (or found unchanged), after `watching`; `close` does not wait for it. */
+    snapshotSaved: Promise<void>
     close(): Promise<void>
 }
 
@@ -345,11 +347,13 @@ export const startShelf = async (
         gitUpstream: git?.upstream,
         sharedState: shared.description,
         fromSnapshot,
+        snapshotSaved,
         close: async () => {
+            snapshot.abandon()
+            await watcher?.close()
             await removedLeftovers.catch(() => undefined)
             await snapshotSaved
             await git?.close()
-            await watcher?.close()
             live?.close()
             await hashesSaver.flush()
             await shared.close()

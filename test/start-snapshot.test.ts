@@ -6,7 +6,7 @@
  * type's defaults changed. A snapshot cut short, broken or of another build is ignored.
  */
 import type { LevelItem, ServerItemDetails, ServerItemList } from '@sonolus/core'
-import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -16,9 +16,9 @@ import { eventually } from './support/eventually.js'
 import { exists, rewriteUnseen } from './support/fixtures.js'
 import { copyContent, getJson, temporaryFolder } from './support/server.js'
 
-const start = (content: string, cache: string) =>
+const start = (content: string, cache: string, watch = false) =>
     startShelf(
-        { content, cache, name: 'service', drafts: false, watch: false },
+        { content, cache, name: 'service', drafts: false, watch },
         { port: 0, host: '127.0.0.1' },
     )
 
@@ -38,6 +38,7 @@ const snapshotted = async (): Promise<Folder> => {
     )
     const first = await start(content, cache)
     assert.is(first.fromSnapshot, 0, 'the first start has no snapshot')
+    await first.snapshotSaved
     await first.close()
     assert.ok(await exists(join(cache, 'start-records.jsonl')), 'the snapshot is written')
     assert.ok(await exists(join(cache, 'start-checks.jsonl')))
@@ -194,6 +195,29 @@ test('a snapshot cut short, broken, of another build or with checks of another i
         } finally {
             await shelf.close()
         }
+    }
+})
+
+test('a server stopped before its snapshot is saved stops without it, leaves no temporary file, and the next start reads every folder', async () => {
+    const content = await copyContent()
+    const cache = await temporaryFolder('shelf-cache-')
+    // Watching: the snapshot waits for the first scan, which is not over when the server stops.
+    const shelf = await start(content, cache, true)
+    await shelf.close()
+    await shelf.snapshotSaved
+    assert.not.ok(await exists(join(cache, 'start-records.jsonl')), 'no snapshot written')
+    assert.equal(
+        (await readdir(cache)).filter((name) => name.endsWith('.tmp')),
+        [],
+        'no temporary file left',
+    )
+    const next = await start(content, cache)
+    try {
+        assert.is(next.fromSnapshot, 0)
+        const list = await getJson<ServerItemList<LevelItem>>(`${next.url}/service/levels/list`)
+        assert.ok(list.body.items.length > 0)
+    } finally {
+        await next.close()
     }
 })
 

@@ -177,6 +177,8 @@ export class StartSnapshot {
     private keptFrom: string | undefined
     /** When the start's load began: what changed after it may not be in what it read. */
     private readonly loadStarted = Date.now()
+    /** The server is stopping: a save not begun is not begun, one under way ends at its next piece. */
+    private abandoned = false
 
     private constructor(
         private readonly recordsFile: string,
@@ -332,6 +334,7 @@ export class StartSnapshot {
         units: Iterable<SnapshotUnit>,
         defaults: Partial<Record<ContentType, Record<string, unknown>>>,
     ) {
+        if (this.abandoned) return this.close()
         const kept: [number, SnapshotUnit][] = []
         const capture: SnapshotUnit[] = []
         for (const unit of units) {
@@ -404,6 +407,9 @@ export class StartSnapshot {
     ) {
         yield asciiJsonLine(header)
         for (let start = 0; start < units.length; start += unitsPerPiece) {
+            // Thrown into the atomic write, which removes its temporary file: the next start reads every folder.
+            if (this.abandoned)
+                throw new Error('the server stopped before the snapshot was written')
             let text = ''
             for (const unit of units.slice(start, start + unitsPerPiece))
                 text += asciiJsonLine(this.keptUnit(unit, made))
@@ -444,6 +450,14 @@ export class StartSnapshot {
             problems ?? 0,
             positions,
         ]
+    }
+
+    /**
+     * A server stopping does not wait for the watcher's first scan to save the snapshot, nor for
+     * the rest of a save under way: at a hundred thousand levels that was most of a minute.
+     */
+    abandon() {
+        this.abandoned = true
     }
 
     /** Ends the worker checking folders, if one runs. */
