@@ -29,7 +29,10 @@ export type CheckAnswer = { checked: { id: string; unchanged: Uint8Array } | nul
  */
 export type SaveRequest = {
     save: {
+        /** The checks file now, which the folders kept are copied from… */
         file: string
+        /** …and where the new one is written: renamed over it by the caller once its records are written too. */
+        next: string
         format: number
         id: string
         root: string
@@ -146,7 +149,7 @@ export const folderChecks = {
             if (found) captured.push(asciiJsonLine(found))
             saved[index] = found ? 1 : 0
         }
-        const { file, format, id, root, keep, keptFrom } = request
+        const { file, next, format, id, root, keep, keptFrom } = request
         const kept = { all: keep.length === 0 }
         async function* lines() {
             yield asciiJsonLine({ format, id, root } satisfies ChecksHeader)
@@ -154,7 +157,7 @@ export const folderChecks = {
             for (let start = 0; start < captured.length; start += 1000)
                 yield captured.slice(start, start + 1000).join('')
         }
-        await writeFileAtomic(file, lines())
+        await writeFileAtomic(next, lines())
         return { saved, keptAll: kept.all }
     },
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { lstatSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { rename, rm } from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
@@ -359,10 +360,13 @@ export class StartSnapshot {
         const checker = (this.checker ??=
             capture.length < foldersWorthAWorker ? checkerHere : checkerOnWorker())
         const id = randomBytes(8).toString('hex')
+        // The new checks beside the old ones until the records are written: a save ended halfway
+        // (the server stopped) leaves the last pair whole, and taken at the next start.
+        const nextChecks = `${this.checksFile}.next`
         try {
-            // The checks first: records without their checks are never taken.
             const saved = await checker.save({
                 file: this.checksFile,
+                next: nextChecks,
                 format,
                 id,
                 root: this.root,
@@ -394,7 +398,10 @@ export class StartSnapshot {
                     made.places,
                 ),
             )
+            // Records without their checks are never taken: a stop between the renames costs a full read, never a wrong record.
+            await rename(nextChecks, this.checksFile)
         } finally {
+            await rm(nextChecks, { force: true })
             await this.close()
         }
     }
