@@ -349,7 +349,8 @@ export const watchFolder = (
                 if (lastSliceEnd >= sliceEnd) break
             }
             if (stepped) continue
-            if (rootListed && listing === 0) break
+            // Closed while this turn waited: its wake came before there was a wait to end.
+            if (closed || (rootListed && listing === 0)) break
             // Not raced against a promise of the closing, which would keep a reaction of every wait.
             await new Promise<void>((resolve) => (wake = resolve))
             wake = () => {}
