@@ -306,9 +306,9 @@ export const watchFolder = (
     let rootWatch: RootWatch | undefined
 
     /**
-     * The first scan: the root by chokidar, every folder below it in slices of `scanSliceMs`
-     * between turns of the event loop, so that requests get theirs in between. It is done when the root is listed and every folder found
-     * is watched and listed.
+     * The first scan: the root by chokidar, every folder below it in slices between turns of the
+     * event loop (`scanSliceMs`, `scanShareOfBusyTurn`), so that requests get theirs in between.
+     * It is done when the root is listed and every folder found is watched and listed.
      */
     const scan = async () => {
         watchRoot = await realpath(root).catch(() => root)
