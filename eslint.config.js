@@ -8,7 +8,7 @@ export default tseslint.config(
     { ignores: ['dist/', 'node_modules/', 'bench/out/'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
-    { files: ['scripts/**/*.js'], languageOptions: { globals: globals.node } },
+    { files: ['scripts/**/*.js', 'bench/**/*.js'], languageOptions: { globals: globals.node } },
     { files: ['web/static/**/*.js'], languageOptions: { globals: globals.browser } },
     {
         rules: {
