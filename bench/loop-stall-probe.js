@@ -7,6 +7,7 @@
  * nanoseconds: on a busy machine the clock also counts the waits for a core, which the CPU time
  * does not, while a collector's pause that waits for its helper threads counts in the clock only).
  * A 1 ms timer's lateness is the loop's stall; the file is written only when there was one.
+ * `mono` is when it began on the clock of `--cpu-prof`'s profiles (microseconds), to find it there.
  */
 import { appendFileSync, openSync, readSync } from 'node:fs'
 import { isMainThread } from 'node:worker_threads'
@@ -23,6 +24,8 @@ if (log && isMainThread) {
         const length = readSync(schedstat, buffer, 0, buffer.length, 0)
         return Number(buffer.toString('latin1', 0, length).split(' ')[0])
     }
+    // The clock of V8's profiles is the monotonic one process.hrtime reads.
+    const monoOffsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000
     let last = performance.now()
     let lastCpu = onCpuNs()
     setInterval(() => {
@@ -32,7 +35,12 @@ if (log && isMainThread) {
         if (ms >= thresholdMs)
             appendFileSync(
                 log,
-                `${JSON.stringify({ at: performance.timeOrigin + last, ms, cpuMs: (cpu - lastCpu) / 1e6 })}\n`,
+                `${JSON.stringify({
+                    at: performance.timeOrigin + last,
+                    mono: Math.round(monoOffsetUs + last * 1000),
+                    ms,
+                    cpuMs: (cpu - lastCpu) / 1e6,
+                })}\n`,
             )
         last = now
         lastCpu = cpu

@@ -3,7 +3,7 @@
  * listening line of a start taken from the snapshot, through the watcher's first scan, the save
  * of the next snapshot, and the first writes, each reload of which is the first of its kind.
  *
- *   node --import tsx bench/write-stall.ts [--levels 100000] [--every 5] [--profile DIR]
+ *   node --import tsx bench/write-stall.ts [--levels 100000] [--every 5] [--profile DIR] [--top 8]
  *                                          [--seed 1] [--server dist/cli/main.js] [--timeout S]
  *
  * 1. The tree's state folder must hold a snapshot of this build (`.shelf/start-records.jsonl`
@@ -46,6 +46,7 @@ import {
     stopServer,
     type RunningServer,
 } from './shelf-process.js'
+import { framesDuring, mainThreadProfile } from './stall-frames.js'
 import { ensureTree } from './trees.js'
 
 const stallTargetMs = 20
@@ -60,6 +61,7 @@ const { values } = parseArgs({
         levels: { type: 'string', default: '100000' },
         every: { type: 'string', default: '5' },
         profile: { type: 'string' },
+        top: { type: 'string', default: '8' },
     },
 })
 const settings = readServerBenchOptions(values)
@@ -71,8 +73,11 @@ const loadAverage = () =>
         .map((value) => value.toFixed(1))
         .join(' ')
 
-/** A stall as the probe notes it: when it began (ms since the epoch), on the clock and in CPU time. */
-type Stall = { at: number; ms: number; cpuMs: number }
+/**
+ * A stall as the probe notes it: when it began (ms since the epoch, and µs on the clock of CPU
+ * profiles), on the clock and in CPU time.
+ */
+type Stall = { at: number; mono: number; ms: number; cpuMs: number }
 
 /** The first line of the snapshot's records file, which names the build that wrote it. */
 const snapshotHeader = async (records: string) => {
@@ -364,12 +369,26 @@ const main = async () => {
             [0, 5],
         ),
     )
-    const longest = [...stalls].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 8)
-    console.log('\nLongest stalls: s after the listening line, clock · CPU ms')
-    for (const stall of longest)
+    const longest = [...stalls]
+        .sort((a, b) => b.cpuMs - a.cpuMs)
+        .slice(0, parseCount('--top', values.top))
+    const profile = values.profile && (await mainThreadProfile(resolve(values.profile)))
+    console.log(
+        `\nLongest stalls: s after the listening line, clock · CPU ms${profile ? ", and the functions most on the main thread's stack meanwhile" : ''}`,
+    )
+    for (const stall of longest) {
         console.log(
             `  ${formatNumber((stall.at - listening) / 1000, 2)} s: ${formatNumber(stall.ms, 1)} · ${formatNumber(stall.cpuMs, 1)}`,
         )
+        if (!profile) continue
+        const { samples, frames } = framesDuring(
+            profile,
+            stall.mono,
+            stall.mono + (stall.ms + 1) * 1000,
+            12,
+        )
+        console.log(`    ${samples} samples: ${frames.join(' · ')}`)
+    }
 }
 
 await main()

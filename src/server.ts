@@ -144,6 +144,7 @@ const openContent = async (options: ShelfOptions) => {
     if (snapshot.takenCount) hashes.keepUnseen()
     const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     await processor.saveCache()
+    hashes.release()
     await parseCache.save()
     return {
         content,

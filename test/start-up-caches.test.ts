@@ -214,6 +214,47 @@ test('the hash cache read a piece at a time finds what it read at once; a cache 
     }
 })
 
+test('the hash cache released once saved is read again at the next look-up, and its next save keeps the entries that look-up did not see', async () => {
+    const root = await temporaryFolder()
+    const cacheFile = join(root, '.shelf', 'hashes.json')
+    try {
+        await writeFile(join(root, 'one.png'), 'x')
+        const info = statSync(join(root, 'one.png'))
+        const served = (path: string) => ({
+            hash: sha1(Buffer.from(path)),
+            path,
+            contentType: 'image/png',
+        })
+        const [seen, unseen, unsaved, added] = ['seen', 'unseen', 'unsaved', 'added'].map((name) =>
+            join(root, `${name}.png`),
+        )
+        const always = () => true
+        const cache = await HashCache.open(cacheFile)
+        cache.remember(seen!, info, served(seen!))
+        cache.remember(unseen!, info, served(unseen!))
+        await cache.save()
+        cache.release()
+        // A reload after the release: it reads the file again and looks up one of the two.
+        await cache.loaded()
+        assert.equal(cache.lookup(seen!, info, always), served(seen!))
+        cache.remember(unsaved!, info, served(unsaved!))
+        // Not released while it holds an entry the file does not.
+        cache.release()
+        assert.equal(cache.lookup(unsaved!, info, always), served(unsaved!))
+        await cache.save()
+        cache.release()
+        await cache.loaded()
+        cache.remember(added!, info, served(added!))
+        await cache.save()
+
+        const next = await HashCache.open(cacheFile)
+        for (const file of [seen!, unseen!, unsaved!, added!])
+            assert.equal(next.lookup(file, info, always), served(file), file)
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
 test('a processed file a crash left short, before the cache naming it was saved, is made again', async () => {
     const root = await temporaryFolder()
     const state = join(root, '.shelf')

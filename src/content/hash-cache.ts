@@ -119,7 +119,7 @@ export class HashCache {
     loaded(): Promise<void> {
         if (this.read) return Promise.resolve()
         return (this.reading ??= (async () => {
-            const reading = readingStored(this.file)
+            const reading = readingStored(this.file, piecewiseBytes)
             let step = reading.next()
             while (!step.done) {
                 await nextTurn()
@@ -168,6 +168,20 @@ export class HashCache {
         this.keepingUnseen = true
         this.read?.resources.keepUnseen()
         this.read?.listings.keepUnseen()
+    }
+
+    /**
+     * Forgets the entries once the file holds them all: after a start that read every folder, a
+     * hundred thousand levels' 400,000 entries are 160 MB of heap that no request needs, held
+     * through the watcher's first scan and the snapshot's save, where the process's memory peaks.
+     * The next reload reads them again, a piece at a time (`loaded`), and they are then all kept
+     * at the next save, as after a start from the snapshot: this run has looked at every one.
+     */
+    release() {
+        if (!this.read || this.resources.unsaved || this.listings.unsaved) return
+        this.read = undefined
+        this.reading = undefined
+        this.keepUnseen()
     }
 
     /**
@@ -247,31 +261,31 @@ type StoredEntries = {
 }
 
 /**
- * The stored entries, read a piece of lines at a time (the generator yields between pieces);
- * none when the file is missing, unreadable, or of another version. A file of version 3, the
- * whole cache on one line, is read as well, and written anew at the next save.
+ * The stored entries, read a piece of lines at a time (the generator yields between pieces of
+ * `pieceBytes`); none when the file is missing, unreadable, or of another version. A file of
+ * version 3, the whole cache on one line, is read as well, and written anew at the next save.
  */
-function* readingStored(file: string): Generator<void, StoredEntries> {
-    const resources: [string, ResourceEntry][] = []
-    const listings: [string, ListingEntry][] = []
+function* readingStored(file: string, pieceBytes?: number): Generator<void, StoredEntries> {
+    const read = emptyEntries()
     let header: StoredHeader | undefined
     try {
-        for (const piece of linePieces(file)) {
+        for (const piece of linePieces(file, pieceBytes)) {
             for (const value of parseLines(piece)) {
                 if (!header) {
                     header = value as StoredHeader
                     if (header.version === oneLineVersion) {
-                        // Not spread into push: a call takes only so many arguments.
                         for (const stored of header.entries ?? [])
-                            resources.push(fromStoredResource(stored))
+                            read.resources.stored(...fromStoredResource(stored))
                         for (const stored of header.folders ?? [])
-                            listings.push(fromStoredListing(stored))
+                            read.listings.stored(...fromStoredListing(stored))
+                        read.resources.outdated()
+                        read.listings.outdated()
                     } else if (header.version !== cacheVersion) return emptyEntries()
                     continue
                 }
                 const stored = value as StoredResource | StoredListing
-                if (stored.length === 4) listings.push(fromStoredListing(stored))
-                else resources.push(fromStoredResource(stored as StoredResource))
+                if (stored.length === 4) read.listings.stored(...fromStoredListing(stored))
+                else read.resources.stored(...fromStoredResource(stored as StoredResource))
             }
             yield
         }
@@ -279,17 +293,20 @@ function* readingStored(file: string): Generator<void, StoredEntries> {
         // Missing, unreadable or not JSON: start afresh.
         return emptyEntries()
     }
-    const outdated = header?.version === oneLineVersion
-    return {
-        resources: new SeenEntries(resources, outdated),
-        listings: new SeenEntries(listings, outdated),
-    }
+    return read
 }
 
 const emptyEntries = (): StoredEntries => ({
-    resources: new SeenEntries<ResourceEntry>([]),
-    listings: new SeenEntries<ListingEntry>([]),
+    resources: new SeenEntries<ResourceEntry>(),
+    listings: new SeenEntries<ListingEntry>(),
 })
+
+/**
+ * Bytes of the file parsed between two turns of the event loop when it is read during a reload
+ * (`loaded`): a megabyte took 15–20 ms of CPU at a hundred thousand levels, where a reload should
+ * hold requests up for a few milliseconds at most.
+ */
+const piecewiseBytes = 128 * 1024
 
 /** Entries written between two turns of the event loop: about a millisecond's work. */
 const entriesPerPiece = 2000

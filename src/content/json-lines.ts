@@ -1,7 +1,7 @@
 import { isAscii } from 'node:buffer'
 import { closeSync, openSync, readSync } from 'node:fs'
 
-/** Bytes read at a time. */
+/** Bytes read at a time, unless told otherwise. */
 const pieceBytes = 1024 * 1024
 
 /**
@@ -9,10 +9,10 @@ const pieceBytes = 1024 * 1024
  * hundred thousand items (tens of megabytes) is never one string, nor one buffer, so reading it
  * adds a megabyte to the peak rather than twice its size. Throws when the file cannot be read.
  */
-export function* linePieces(file: string): Generator<string> {
+export function* linePieces(file: string, bytes = pieceBytes): Generator<string> {
     const descriptor = openSync(file, 'r')
     try {
-        let buffer = Buffer.allocUnsafe(pieceBytes)
+        let buffer = Buffer.allocUnsafe(bytes)
         let filled = 0
         for (;;) {
             if (filled === buffer.length) {

@@ -8,18 +8,26 @@ export type SeenEntry = { seen: boolean }
  * held 400,000 entries and filling it was a tenth of a warm start.
  */
 export class SeenEntries<Entry extends SeenEntry> {
-    private readonly entries: Map<string, Entry>
+    private readonly entries = new Map<string, Entry>()
     private seenCount = 0
     /** How many entries the file holds, and whether any of them was replaced since it was written. */
-    private storedCount: number
+    private storedCount = 0
     private replaced = false
     private keepingUnseen = false
 
-    /** `outdated`: the file holds them in a form no longer written, so the next save writes them anew. */
-    constructor(entries: [string, Entry][], outdated = false) {
-        this.entries = new Map(entries)
+    /**
+     * An entry as the file holds it, while the file is read: added one by one as they are parsed,
+     * a piece at a time, since a map of a hundred thousand levels' 400,000 entries made at once
+     * held the event loop for most of a second.
+     */
+    stored(path: string, entry: Entry) {
+        this.entries.set(path, entry)
         this.storedCount = this.entries.size
-        this.replaced = outdated
+    }
+
+    /** The file holds them in a form no longer written: the next save writes them anew. */
+    outdated() {
+        this.replaced = true
     }
 
     /** The entry of a path, seen or not; mark it with `see` once it is known to hold. */

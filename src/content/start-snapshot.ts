@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { lstatSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { rename, rm } from 'node:fs/promises'
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { startWorker } from '../util/start-worker.js'
+import { TurnSlices } from '../util/turn-slices.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { sharedContentType } from './hash-cache.js'
 import { asciiJsonLine, jsonLines } from './json-lines.js'
@@ -85,8 +85,6 @@ export const racyMs = 2000
 
 /** Below this many folders the checks run on the main thread: a worker's start costs more. */
 const foldersWorthAWorker = 2000
-/** Units written between two turns of the event loop. */
-const unitsPerPiece = 1000
 
 /** The build that made a snapshot: Shelf's code file, by size and time (every build replaces it). */
 const shelfBuild = () => {
@@ -338,10 +336,10 @@ export class StartSnapshot {
         if (this.abandoned) return this.close()
         const kept: [number, SnapshotUnit][] = []
         const capture: SnapshotUnit[] = []
-        let counted = 0
+        // A hundred thousand units sorted out at once held the event loop for a tenth of a second and more.
+        const slices = new TurnSlices()
         for (const unit of units) {
-            // A hundred thousand units sorted out at once held the event loop for a tenth of a second and more.
-            if (++counted % unitsPerPiece === 0) await nextTurn()
+            if (slices.due()) await slices.pause()
             const taken = this.taken.get(unit.key)
             if (taken?.record === unit.record) kept.push([taken.index, unit])
             else if (isKeepable(unit)) capture.push(unit)
@@ -416,16 +414,19 @@ export class StartSnapshot {
         made: Map<string, number>,
     ) {
         yield asciiJsonLine(header)
-        for (let start = 0; start < units.length; start += unitsPerPiece) {
+        const slices = new TurnSlices()
+        let text = ''
+        for (const unit of units) {
+            text += asciiJsonLine(this.keptUnit(unit, made))
+            if (!slices.due()) continue
+            yield text
+            text = ''
+            await slices.pause()
             // Thrown into the atomic write, which removes its temporary file: the next start reads every folder.
             if (this.abandoned)
                 throw new Error('the server stopped before the snapshot was written')
-            let text = ''
-            for (const unit of units.slice(start, start + unitsPerPiece))
-                text += asciiJsonLine(this.keptUnit(unit, made))
-            yield text
-            await nextTurn()
         }
+        yield text
     }
 
     private keptUnit({ key, record, problems }: SnapshotUnit, made: Map<string, number>): KeptUnit {
@@ -482,8 +483,9 @@ export class StartSnapshot {
 const madeFilesOf = async (root: string, units: SnapshotUnit[]) => {
     const files: MadeFile[] = []
     const places = new Map<string, number>()
-    for (const [index, { key, record }] of units.entries()) {
-        if (index % unitsPerPiece === unitsPerPiece - 1) await nextTurn()
+    const slices = new TurnSlices()
+    for (const { key, record } of units) {
+        if (slices.due()) await slices.pause()
         const base = `${root}/${key}/`
         for (const resource of Object.values(record.resources)) {
             if (!('served' in resource)) continue
