@@ -214,17 +214,19 @@ test('the hash cache read a piece at a time finds what it read at once; a cache 
     }
 })
 
+/** What a path remembered in the hash cache served, in its tests. */
+const servedPng = (path: string) => ({
+    hash: sha1(Buffer.from(path)),
+    path,
+    contentType: 'image/png',
+})
+
 test('the hash cache released once saved is read again at the next look-up, and its next save keeps the entries that look-up did not see', async () => {
     const root = await temporaryFolder()
     const cacheFile = join(root, '.shelf', 'hashes.json')
+    const served = servedPng
     try {
-        await writeFile(join(root, 'one.png'), 'x')
-        const info = statSync(join(root, 'one.png'))
-        const served = (path: string) => ({
-            hash: sha1(Buffer.from(path)),
-            path,
-            contentType: 'image/png',
-        })
+        const info = statSync(root)
         const [seen, unseen, unsaved, added] = ['seen', 'unseen', 'unsaved', 'added'].map((name) =>
             join(root, `${name}.png`),
         )
