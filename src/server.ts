@@ -140,7 +140,6 @@ const openContent = async (options: ShelfOptions) => {
         parseCache,
     })
     await state.loadAll(snapshot)
-    if (snapshot.takenCount) hashes.keepUnseen()
     const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     /**
      * Once the snapshot's checks are over, reads again what they found changed among the units
@@ -150,6 +149,8 @@ const openContent = async (options: ShelfOptions) => {
         const rejected = await snapshot.rejected()
         await state.readAgain(rejected)
         loaded = true
+        // What was taken was not looked up: its entries stay. None taken, every item was read and the unseen go.
+        if (snapshot.takenCount) hashes.keepUnseen()
         await processor.saveCache()
         await parseCache.save()
         return rejected.length > 0
