@@ -36,14 +36,14 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
         : `watching the folder failed (${error.message}); changes may show only after a restart`
 
 /**
- * How the first scan shares the event loop with requests. It watches a folder, lists it and
- * states its files with the system's calls made at once (a few microseconds each here), not one
- * promise per call (tens of microseconds of the main thread each, and their garbage), in slices
- * between turns of the loop: at most `scanSliceMs` while the loop has nothing else to do, and
- * while it serves requests a third of the time it spent on them since the last slice, so that the
- * scan takes about a quarter of a busy thread. At 100,000 levels the scan is half a million stats;
- * made as promises, a few at a time between turns, they kept requests' p99 during the scan at
- * 1.6–2.9 times its p99 after, and the scan took 43 s (docs/performance.md, "Watching").
+ * How the first scan shares the event loop with requests. The main thread starts the folders'
+ * watches (a watch delivers its events to the thread that made it) in slices between turns of
+ * the loop: at most `scanSliceMs` while the loop has nothing else to do, and while it serves
+ * requests a third of the time it spent on them since the last slice. The listing of each folder
+ * and the `stat` of its files, which must follow its watch, go to a worker thread of lower
+ * priority (scan-worker.ts) once a folder too large to list between requests is met: at 10,000
+ * levels they were three quarters of the scan's second of the main thread, and requests' p50
+ * during the scan was three to four times its p50 after (docs/performance.md, "Watching").
  */
 const scanSliceMs = 1
 const scanShareOfBusyTurn = 1 / 3
@@ -52,7 +52,8 @@ const idleGapMs = 0.2
 
 /**
  * A folder whose listing outgrows one block (4 KB: on ext4 a hundred entries or so; a type folder
- * of a hundred thousand levels) is read `listedAtOnce` entries at a time, as one read of it would
+ * of a hundred thousand levels) is a large catalog's: the first scan starts its worker for it.
+ * One made after the scan is read here `listedAtOnce` entries at a time, as one read of it would
  * be one long turn of the loop; an item's folder is read in one call.
  */
 const oneReadBytes = 4096
