@@ -39,14 +39,14 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
  * How the first scan shares the event loop with requests. The main thread starts the folders'
  * watches (a watch delivers its events to the thread that made it) in slices between turns of
  * the loop: at most `scanSliceMs` while the loop has nothing else to do, and while it serves
- * requests a third of the time it spent on them since the last slice. The listing of each folder
+ * requests a quarter of the time it spent on them since the last slice. The listing of each folder
  * and the `stat` of its files, which must follow its watch, go to a worker thread of lower
  * priority (scan-worker.ts) once a folder too large to list between requests is met: at 10,000
  * levels they were three quarters of the scan's second of the main thread, and requests' p50
  * during the scan was three to four times its p50 after (docs/performance.md, "Watching").
  */
-const scanSliceMs = 1
-const scanShareOfBusyTurn = 1 / 3
+const scanSliceMs = 0.5
+const scanShareOfBusyTurn = 1 / 4
 /** A gap between slices shorter than this is a loop with nothing else to do. */
 const idleGapMs = 0.2
 
