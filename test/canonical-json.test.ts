@@ -131,7 +131,7 @@ const randomValue = (random: () => number, depth: number): unknown => {
 
 test('random values: minified ones are recognised, the same indented or with keys repeated are not', () => {
     let seed = 7
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
     for (let index = 0; index < 3000; index++) {
         const value = randomValue(random, 0)
         const text = JSON.stringify(value)

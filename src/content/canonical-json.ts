@@ -47,6 +47,8 @@ const isLowerHex = (byte: number) => isDigit(byte) || (byte >= 0x61 && byte <= 0
 class Scan {
     at: number
     nonAscii = false
+    /** The start and length of each key of the objects being read, the innermost last. */
+    private readonly keys: number[] = []
     /** The bytes as a string, for numbers written back and compared. */
     private text: string | undefined
 
@@ -88,16 +90,19 @@ class Scan {
     private object(depth: number) {
         this.at++
         if (this.bytes[this.at] === 0x7d) return ++this.at > 0
-        const keys: number[] = []
+        const first = this.keys.length
         for (;;) {
             const key = this.at
             if (this.bytes[key] !== quote) return false
             const length = this.string()
-            if (length < 0 || !this.isPlainKey(key, length, keys)) return false
-            keys.push(key, length)
+            if (length < 0 || !this.isPlainKey(key, length, first)) return false
+            this.keys.push(key, length)
             if (this.bytes[this.at++] !== colon || !this.value(depth)) return false
             const next = this.bytes[this.at++]
-            if (next === 0x7d) return true
+            if (next === 0x7d) {
+                this.keys.length = first
+                return true
+            }
             if (next !== comma) return false
         }
     }
@@ -106,13 +111,14 @@ class Scan {
      * A key JSON.stringify writes back where it was, once: not one already given (JSON.parse keeps
      * the last), nor all digits (V8 puts integer keys first).
      */
-    private isPlainKey(key: number, length: number, keys: number[]) {
-        if (keys.length >= 2 * maxKeys) return false
+    private isPlainKey(key: number, length: number, first: number) {
+        const keys = this.keys
+        if (keys.length - first >= 2 * maxKeys) return false
         const bytes = this.bytes
         let digits = 0
         while (digits < length - 2 && isDigit(bytes[key + 1 + digits]!)) digits++
         if (length > 2 && digits === length - 2) return false
-        for (let index = 0; index < keys.length; index += 2) {
+        for (let index = first; index < keys.length; index += 2) {
             if (keys[index + 1] !== length) continue
             const other = keys[index]!
             let same = 1
