@@ -322,10 +322,16 @@ export const startShelf = async (
         ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince })
         : undefined
     const watching = watcher?.ready ?? Promise.resolve()
-    // After the start, not in its way; only a server whose players write touches the folder.
-    const removedLeftovers = writes
-        ? watching.then(() => removeLeftovers(content, leftovers, writes.uploadFolder, readSince))
-        : Promise.resolve([])
+    // After the start, not in its way; only a server whose players write touches the content folder.
+    const removedLeftovers = watching.then(() =>
+        removeLeftovers({
+            root: content,
+            seen: writes ? leftovers : [],
+            uploadFolder: writes?.uploadFolder,
+            stateFolders: [stateFolder, processor.processedFolder],
+            before: readSince,
+        }),
+    )
     // Written once the start is over and every folder watched, out of the requests' way.
     const fromSnapshot = snapshot.takenCount
     const snapshotSaved = watching

@@ -74,6 +74,10 @@ test('kill -9 in the middle of writes, then a start: leftovers removed, finished
         )
         await mkdir(join(cache, 'uploads', '0123456789abcdef'), { recursive: true })
         await writeFile(join(cache, 'uploads', '0123456789abcdef', 'part'), 'half an upload')
+        // Saves of the state folder's caches cut short (the kill's own may be among them).
+        await mkdir(join(cache, 'resources'), { recursive: true })
+        await writeFile(join(cache, 'hashes.json.0123456789ab.tmp'), '{"half')
+        await writeFile(join(cache, 'resources', `${'f'.repeat(40)}.0123456789ab.tmp`), 'half')
         // Hand-made files that look a little like leftovers are the owner's, and stay.
         await writeFile(join(content, 'levels', 'city-lights', 'notes.tmp'), 'mine')
         const before = await leftoversIn(content)
@@ -94,6 +98,12 @@ test('kill -9 in the middle of writes, then a start: leftovers removed, finished
             assert.equal(await leftoversIn(content), [], 'nothing is left')
             assert.ok(removed.length >= before.length, `reported: ${removed.join(', ')}`)
             assert.equal(await readdir(join(cache, 'uploads')), [], 'old upload parts are removed')
+            for (const folder of [cache, join(cache, 'resources')])
+                assert.equal(
+                    (await readdir(folder)).filter((name) => name.endsWith('.tmp')),
+                    [],
+                    `no temporary file is left in ${folder}`,
+                )
             assert.ok(
                 existsSync(join(content, 'levels', 'city-lights', 'notes.tmp')),
                 'a file the writer never names is kept',

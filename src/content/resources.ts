@@ -64,7 +64,8 @@ export const candidateFiles = (role: string, kind: ResourceKind) => [
  * serving them is a plain file send and memory stays independent of the content's size.
  */
 export class ResourceProcessor {
-    private readonly processedFolder: string
+    /** Where made bytes are written (see `MadePacks`). */
+    readonly processedFolder: string
     private ready: Promise<unknown> | undefined
     private processedFiles: Promise<MadeFiles> | undefined
     /** Bytes written since the cache was last saved, not yet known to be on disk. */
