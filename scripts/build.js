@@ -82,6 +82,7 @@ const bundle = async () => {
             'charts/chart-worker': 'src/charts/chart-worker.ts',
             'content/resource-worker': 'src/content/resource-worker.ts',
             'content/snapshot-worker': 'src/content/snapshot-worker.ts',
+            'watch/scan-worker': 'src/watch/scan-worker.ts',
             'content/precompile-validators': 'src/content/precompile-validators.ts',
         },
         outdir: dist,

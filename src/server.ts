@@ -140,13 +140,24 @@ const openContent = async (options: ShelfOptions) => {
         parseCache,
     })
     await state.loadAll(snapshot)
-    loaded = true
-    if (snapshot.takenCount) hashes.keepUnseen()
     const community = openCommunity(content, stateFolder, validator, containment, parseCache)
-    await processor.saveCache()
-    hashes.release()
-    await parseCache.save()
+    /**
+     * Once the snapshot's checks are over, reads again what they found changed among the units
+     * taken from it; answers whether there were any.
+     */
+    const settle = async () => {
+        const rejected = await snapshot.rejected()
+        await state.readAgain(rejected)
+        loaded = true
+        // What was taken was not looked up: its entries stay. None taken, every item was read and the unseen go.
+        if (snapshot.takenCount) hashes.keepUnseen()
+        await processor.saveCache()
+        hashes.release()
+        await parseCache.save()
+        return rejected.length > 0
+    }
     return {
+        settle,
         content,
         state,
         processor,
@@ -203,7 +214,9 @@ const nextCatalog = async (
  * written: a play on an earlier chart is then not taken for one on data never served.
  */
 export const loadCatalog = async (options: ShelfOptions) => {
-    const { state, community, content, converter, processor, snapshot } = await openContent(options)
+    const { state, community, content, converter, processor, snapshot, settle } =
+        await openContent(options)
+    await settle()
     await snapshot.close()
     await converter.close()
     await processor.close()
@@ -244,10 +257,12 @@ export const startShelf = async (
     // git is checked first: a folder that cannot be committed to is refused before it is read.
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
-    const { snapshot, ...opened } = await openContent(options)
+    const { snapshot, settle, ...opened } = await openContent(options)
     const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
         opened
+    // Built from the snapshot while its checks run, then patched with what they find changed.
     let catalog = await nextCatalog(state, community, options)
+    if (await settle()) catalog = await nextCatalog(state, community, options, catalog)
     // A unit that changes keeps what served under its name, for a new record with broken references.
     state.servedItem = (key) => {
         const { type, name } = unitOf(key)

@@ -140,6 +140,23 @@ test('files and item folders added, removed and renamed while down are seen', as
     assert.equal(taken, without)
 })
 
+test('a level edited while down to name a missing item is left out, not served as the snapshot kept it', async () => {
+    const folder = await snapshotted()
+    const file = join(folder.content, 'levels/city-lights/item.yaml')
+    await writeFile(
+        file,
+        (await readFile(file, 'utf8')).replace(
+            'useEffect: retro-beeps',
+            'useEffect: no-such-effect',
+        ),
+    )
+    const { fromSnapshot, with: taken, without } = await withAndWithout(folder)
+    assert.ok(fromSnapshot > 0)
+    assert.not.ok(Object.keys(taken.details).includes('city-lights'))
+    assert.ok(taken.problems.some((problem) => problem.includes('no-such-effect')))
+    assert.equal(taken, without)
+})
+
 test("the settings and a type's defaults changed while down are seen", async () => {
     const folder = await snapshotted()
     const defaults = join(folder.content, 'levels/_defaults.yaml')

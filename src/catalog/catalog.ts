@@ -278,20 +278,15 @@ export class Catalog {
         for (const type of contentTypes) {
             for (const { after: item } of changes[type]) {
                 if (!item) continue
-                for (const resource of Object.values(item.resources)) {
+                for (const role in item.resources) {
+                    const resource = item.resources[role]!
                     if ('served' in resource)
                         this.resources.set(resource.served.hash, resource.served)
                 }
                 const { title, subtitle, artists, author, description, tags } = item.fields
-                for (const text of [
-                    title,
-                    subtitle,
-                    artists,
-                    author,
-                    description,
-                    ...tags.map((tag) => tag.title),
-                ])
+                for (const text of [title, subtitle, artists, author, description])
                     addLocales(this.locales, text)
+                for (const tag of tags) addLocales(this.locales, tag.title)
             }
         }
     }

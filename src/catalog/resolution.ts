@@ -99,8 +99,10 @@ export class Resolution {
             const { type, name } = unitOf(key)
             dirty[type].add(name)
             // A post folder named `x.md` holds the post "x.md", not "x": its record says which.
-            for (const record of [this.units.get(key), units.get(key)])
-                if (record) dirty[type].add(record.name)
+            const before = this.units.get(key)
+            if (before) dirty[type].add(before.name)
+            const after = units.get(key)
+            if (after) dirty[type].add(after.name)
         }
         this.units = units
         this.fallbacks = fallbacks
@@ -172,7 +174,7 @@ export class Resolution {
     private decide(type: ContentType, name: string) {
         const key = `${type}/${name}`
         this.keptLastGood.delete(key)
-        const candidate = this.decideCandidate(type, name)
+        const candidate = this.decideCandidate(type, name, key)
         if (!candidate) return undefined
         const broken = this.brokenReferences(candidate)
         if (broken.length === 0) return candidate
@@ -202,24 +204,28 @@ export class Resolution {
     }
 
     /** The record that may serve under a name: the first one that is not a draft; the others are reported. */
-    private decideCandidate(type: ContentType, name: string): ItemRecord | undefined {
+    private decideCandidate(type: ContentType, name: string, key: string): ItemRecord | undefined {
         const previous = this.candidates[type].get(name)
         if (previous)
             for (const { target } of contentTypeInfos[type].references)
                 this.brokenByTarget[target].delete(previous)
-        const key = `${type}/${name}`
         this.referenceProblems.delete(key)
-        const records = unitKeysOf(type, name)
-            .map((unit) => this.units.get(unit))
-            .filter((record): record is ItemRecord => record?.name === name)
-        const serving = records.filter((record) => this.servesDrafts || !record.fields.draft)
-        if (serving.length < records.length) this.drafts[type].add(name)
+        // Loops rather than a chain of arrays: a first catalog decides a hundred thousand names.
+        const serving: ItemRecord[] = []
+        let drafts = false
+        for (const unit of unitKeysOf(type, name)) {
+            const record = this.units.get(unit)
+            if (record?.name !== name) continue
+            if (this.servesDrafts || !record.fields.draft) serving.push(record)
+            else drafts = true
+        }
+        if (drafts) this.drafts[type].add(name)
         else this.drafts[type].delete(name)
-        const [candidate, ...duplicates] = serving
-        if (duplicates.length) {
+        const candidate = serving[0]
+        if (serving.length > 1) {
             this.duplicateProblems.set(
                 key,
-                duplicates.map((record) => ({
+                serving.slice(1).map((record) => ({
                     file: record.file,
                     message: `the name "${name}" is already used by ${candidate!.file}: rename one of them`,
                     severity: 'error',
@@ -237,9 +243,12 @@ export class Resolution {
         for (const { field, target } of contentTypeInfos[record.type].references) {
             const value = record.fields.references[field]
             if (value === null || value === undefined) continue
-            for (const name of Array.isArray(value) ? value : [value]) {
-                if (!this.items[target].has(name)) broken.push({ field, target, name })
+            if (!Array.isArray(value)) {
+                if (!this.items[target].has(value)) broken.push({ field, target, name: value })
+                continue
             }
+            for (const name of value)
+                if (!this.items[target].has(name)) broken.push({ field, target, name })
         }
         return broken
     }

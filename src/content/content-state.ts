@@ -138,6 +138,15 @@ export class ContentState {
         for (const type of enginesFirst(contentTypes)) await this.reloadType(type, snapshot)
     }
 
+    /**
+     * Reads again, as at a first read, units taken from a start snapshot whose folders changed:
+     * what they were taken as neither serves on while broken nor is kept for a new record.
+     */
+    async readAgain(keys: readonly string[]) {
+        for (const key of keys) this.forget(key)
+        await this.reload(keys)
+    }
+
     /** The units a start snapshot may keep: item folders whose record serves, read from their own files alone. */
     *snapshotUnits(): Generator<SnapshotUnit> {
         for (const [key, unit] of this.units)

@@ -15,6 +15,7 @@ import {
 import { contentTypeInfos, type ContentType, type ResourceKind } from './item-types.js'
 import { outsideProblem, type Containment, type EntryKind } from './containment.js'
 import { listFolder, type FolderListing } from './folder-listing.js'
+import { isIgnored } from './ignored-names.js'
 import { isWriteLeftover } from '../util/write-leftovers.js'
 import { FileRecords, type FileOutcome } from './file-records.js'
 import { parseRecordFile, type ParsedFile } from './parse-file.js'
@@ -785,13 +786,6 @@ export const keptReferenceLocator = (
     positions: [string, ProblemPosition][] | undefined,
 ) =>
     file.endsWith('.json') ? rereadingLocator(root, file) : positionLookup(new Map(positions ?? []))
-
-/** Editor leftovers (vim, Emacs, JetBrains' safe writes…) and hidden files are never content. */
-export const isIgnored = (name: string) =>
-    name.startsWith('.') ||
-    name.endsWith('~') ||
-    /\.(swp|swx|tmp|bak|orig)$/.test(name) ||
-    /___jb_(tmp|old)___$/.test(name)
 
 /** The names a reference field gives, whatever else is wrong with it: one, a list, or a `{ item }`. */
 const namesIn = (value: unknown): string[] => {

@@ -6,6 +6,7 @@ import { compressSync } from '@sonolus/core'
 import { hash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
+import { canonicalJson } from './canonical-json.js'
 import { ContentError } from './problems.js'
 
 /** What Shelf serves of a file: its JSON minified and gzipped, its bytes gzipped, or the file itself. */
@@ -16,8 +17,11 @@ export type FileWork = { path: string; making: Making }
 /** The SHA-1 of the bytes served, and those bytes when Shelf made them. */
 export type WorkDone = { hash: string; made?: Buffer }
 
-/** Binaries are served gzipped as hard as zlib can: they are made once and sent many times. */
-const binaryGzip = { level: 9 }
+/**
+ * Gzipped as hard as zlib can, as @sonolus/core's `compress` gzips JSON (so a minified file's
+ * bytes gzip to what it would make of them): made once and sent many times.
+ */
+const gzipOptions = { level: 9 }
 
 /** One call rather than a Hash object: a pack tree's files are mostly a few hundred bytes. */
 export const sha1 = (bytes: Buffer) => hash('sha1', bytes)
@@ -30,9 +34,15 @@ const parseJson = (bytes: Buffer): unknown => {
     }
 }
 
+/** `compress(JSON.parse(file))`, without parsing a file that is minified already. */
+const compressedJson = (bytes: Buffer) => {
+    const minified = canonicalJson(bytes)
+    return minified ? gzipSync(minified, gzipOptions) : compressSync(parseJson(bytes))
+}
+
 export const workOn = ({ path, making }: FileWork): WorkDone => {
     const bytes = readFileSync(path)
     if (making === 'none') return { hash: sha1(bytes) }
-    const made = making === 'json' ? compressSync(parseJson(bytes)) : gzipSync(bytes, binaryGzip)
+    const made = making === 'json' ? compressedJson(bytes) : gzipSync(bytes, gzipOptions)
     return { hash: sha1(made), made }
 }

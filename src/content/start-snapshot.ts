@@ -164,10 +164,8 @@ const madeFileThere = ([path, minBytes]: MadeFile) => {
 export class StartSnapshot {
     private checker: Checker | undefined
     private checked: Promise<CheckAnswer['checked']> | undefined
-    /** The records file as parsed, until the units it keeps are taken. */
-    private records: KeptRecords | undefined
-    /** The kept units whose folders are unchanged, by type folder. */
-    private kept: Promise<Map<string, ReadUnit[]> | undefined> | undefined
+    /** The units the records file keeps, by type folder, until taken. */
+    private kept: Map<string, ReadUnit[]> | undefined
     private defaults: RecordsHeader['defaults'] = {}
     /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
     private readonly taken = new Map<string, ReadUnit>()
@@ -199,7 +197,7 @@ export class StartSnapshot {
                 checksBytes / 300 < foldersWorthAWorker ? checkerHere : checkerOnWorker()
             snapshot.checked = snapshot.checker.check(snapshot.checksFile, root).catch(() => null)
             // Parsed while the worker checks the folders.
-            snapshot.records = snapshot.readRecords()
+            snapshot.keep(snapshot.readRecords())
         }
         return snapshot
     }
@@ -210,20 +208,37 @@ export class StartSnapshot {
     }
 
     /**
-     * The units taken from the snapshot, by key, among them now those of this type that are as
-     * it keeps them, given the type's defaults as the start read them.
+     * The units taken from the snapshot, by key, among them now those of this type that it keeps,
+     * given the type's defaults as the start read them. They are taken before the checks of their
+     * folders are over, so that the first catalog is built meanwhile: `rejected` then tells which
+     * of them are to be read again.
      */
     async unchanged(
         type: ContentType,
         defaults: Record<string, unknown>,
     ): Promise<ReadonlyMap<string, TakenUnit>> {
-        const kept = await (this.kept ??= this.readKept())
         const plural = contentTypeInfos[type].plural
-        const units = kept?.get(plural)
-        kept?.delete(plural)
+        const units = this.kept?.get(plural)
+        this.kept?.delete(plural)
         if (units && this.defaults[type] === JSON.stringify(defaults))
             for (const unit of units) this.taken.set(unit.key, unit)
         return this.taken
+    }
+
+    /**
+     * The keys of the units taken whose folders the checks found changed, no longer taken: every
+     * unit taken when the checks failed or are of another snapshot.
+     */
+    async rejected(): Promise<string[]> {
+        const checked = await this.checked
+        this.kept = undefined
+        const trusted =
+            checked && checked.id === this.keptFrom && checked.unchanged.length === this.keptCount
+        const rejected: string[] = []
+        for (const [key, unit] of this.taken)
+            if (!trusted || checked.unchanged[unit.index] !== 1) rejected.push(key)
+        for (const key of rejected) this.taken.delete(key)
+        return rejected
     }
 
     /** The records file, if it is of this build of Shelf and this content folder. */
@@ -255,30 +270,19 @@ export class StartSnapshot {
         }
     }
 
-    /** The kept units whose folders are unchanged, by type folder; undefined when the snapshot is not usable. */
-    private async readKept() {
-        const checked = await this.checked
-        const records = this.records
-        this.records = undefined
-        if (
-            !checked ||
-            !records ||
-            records.header.id !== checked.id ||
-            records.units.length !== checked.unchanged.length
-        )
-            return undefined
-        this.keptFrom = checked.id
+    /** Keeps the records' units by type folder, to be taken as the start reads each type. */
+    private keep(records: KeptRecords | undefined) {
+        if (!records) return
+        this.keptFrom = records.header.id
         this.defaults = records.header.defaults ?? {}
         this.keptCount = records.units.length
-        const kept = new Map<string, ReadUnit[]>()
+        this.kept = new Map()
         for (const unit of records.units) {
-            if (checked.unchanged[unit.index] !== 1) continue
             const plural = unit.key.slice(0, unit.key.indexOf('/'))
-            const units = kept.get(plural)
+            const units = this.kept.get(plural)
             if (units) units.push(unit)
-            else kept.set(plural, [unit])
+            else this.kept.set(plural, [unit])
         }
-        return kept
     }
 
     /** A unit's line as the record it keeps; undefined when it is not one. */

@@ -41,6 +41,12 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     /** A new version with `changes` applied: a value sets its key, `undefined` removes it. */
     with(changes: ReadonlyMap<K, V | undefined>): LayeredMap<K, V> {
         if (changes.size === 0) return this
+        // Over an empty map (a first snapshot) the changes are the whole map: nothing to look through or merge.
+        if (!this.below && this.own.size === 0) {
+            const own = new Map<K, V>()
+            for (const [key, value] of changes) if (value !== undefined) own.set(key, value)
+            return new LayeredMap(own, undefined, own.size)
+        }
         const own = new Map<K, V | typeof removed>()
         let size = this.size
         for (const [key, value] of changes) {

@@ -1,9 +1,14 @@
 import { type FSWatcher as RootWatch, watch as watchRootFolder } from 'chokidar'
-import { type Dirent, type FSWatcher, readdirSync, type Stats, statSync, watch } from 'node:fs'
+import { type Dirent, type FSWatcher, readdirSync, type Stats, watch } from 'node:fs'
 import { opendir, realpath, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { isIgnored } from '../content/load.js'
+import type { Worker } from 'node:worker_threads'
+import { isIgnored } from '../content/ignored-names.js'
+import { Fifo } from '../util/fifo.js'
+import { startWorker } from '../util/start-worker.js'
+import { changedSince, type ScanFindings, scanFolder, statsNow } from './folder-changes.js'
+import type { ScanAnswer, ScanRequest, ScanWorkerData } from './scan-worker.js'
 
 export type FolderWatcher = {
     /** Resolves once every folder is watched and what changed before is served. */
@@ -23,9 +28,6 @@ export type WatchOptions = {
     readSince?: number
 }
 
-/** How far back a change time still counts as new: the file system's clock ticks coarser than the process's. */
-const clockSlackMs = 100
-
 const describeWatchError = (error: NodeJS.ErrnoException) =>
     error.code === 'ENOSPC'
         ? "cannot watch every folder: the system's limit of file watchers is reached (fs.inotify.max_user_watches; " +
@@ -34,41 +36,28 @@ const describeWatchError = (error: NodeJS.ErrnoException) =>
         : `watching the folder failed (${error.message}); changes may show only after a restart`
 
 /**
- * How the first scan shares the event loop with requests. It watches a folder, lists it and
- * states its files with the system's calls made at once (a few microseconds each here), not one
- * promise per call (tens of microseconds of the main thread each, and their garbage), in slices
- * between turns of the loop: at most `scanSliceMs` while the loop has nothing else to do, and
- * while it serves requests a third of the time it spent on them since the last slice, so that the
- * scan takes about a quarter of a busy thread. At 100,000 levels the scan is half a million stats;
- * made as promises, a few at a time between turns, they kept requests' p99 during the scan at
- * 1.6–2.9 times its p99 after, and the scan took 43 s (docs/performance.md, "Watching").
+ * How the first scan shares the event loop with requests. The main thread starts the folders'
+ * watches (a watch delivers its events to the thread that made it) in slices between turns of
+ * the loop: at most `scanSliceMs` while the loop has nothing else to do, and while it serves
+ * requests a quarter of the time it spent on them since the last slice. The listing of each folder
+ * and the `stat` of its files, which must follow its watch, go to a worker thread of lower
+ * priority (scan-worker.ts) once a folder too large to list between requests is met: at 10,000
+ * levels they were three quarters of the scan's second of the main thread, and requests' p50
+ * during the scan was three to four times its p50 after (docs/performance.md, "Watching").
  */
-const scanSliceMs = 1
-const scanShareOfBusyTurn = 1 / 3
+const scanSliceMs = 0.5
+const scanShareOfBusyTurn = 1 / 4
 /** A gap between slices shorter than this is a loop with nothing else to do. */
 const idleGapMs = 0.2
 
 /**
  * A folder whose listing outgrows one block (4 KB: on ext4 a hundred entries or so; a type folder
- * of a hundred thousand levels) is read `listedAtOnce` entries at a time, as one read of it would
+ * of a hundred thousand levels) is a large catalog's: the first scan starts its worker for it.
+ * One made after the scan is read here `listedAtOnce` entries at a time, as one read of it would
  * be one long turn of the loop; an item's folder is read in one call.
  */
 const oneReadBytes = 4096
 const listedAtOnce = 256
-
-/** A path's stats, or nothing when it is gone or cannot be stated (its watch, or its parent's, says what became of it). */
-const statsNow = (path: string) => {
-    try {
-        return statSync(path, { throwIfNoEntry: false })
-    } catch {
-        return undefined
-    }
-}
-
-/** Whether a change time is past the reading of the folder (see `readSince`). */
-const changedSince = (readSince: number, stats: Stats) =>
-    // The change time moves with every write, rename or move into place; a modification time need not.
-    stats.ctimeMs >= readSince - clockSlackMs
 
 /**
  * Watches a folder and hands over batches of changed paths (relative, `/`-separated). A burst,
@@ -147,61 +136,56 @@ export const watchFolder = (
 
     /** Every folder below the root, with its watch (none while it waits for its turn, or when it could not be watched). */
     const folders = new Map<string, FSWatcher | undefined>()
-    /** Folders found in the first scan and not yet watched, from `foundFrom` on. */
-    let found: string[] = []
-    let foundFrom = 0
-    /** The next folder found (taken from the front without moving the rest: at 100,000 folders that would be quadratic). */
-    const takeFound = () => {
-        const folder = found[foundFrom++]!
-        if (foundFrom === found.length) {
-            found = []
-            foundFrom = 0
-        } else if (foundFrom >= 4096 && foundFrom * 2 >= found.length) {
-            found = found.slice(foundFrom)
-            foundFrom = 0
-        }
-        return folder
-    }
-    /** Files listed in the first scan whose change time is still to be compared with the reading. */
-    const filesToCheck: string[] = []
-    /** Large folders being listed a few hundred entries at a time: the first scan is not done before them. */
-    let listing = 0
-    /** Wakes the first scan when it waits: a folder found, a folder listed, the root listed, the watcher closed. */
+    /** Folders found in the first scan and not yet watched. */
+    const found = new Fifo<string>()
+    /**
+     * The thread that lists and states the folders of the first scan once one too large to read
+     * between requests is met (scan-worker.ts): before, a small folder is listed here, at its
+     * watch. `failed` when it could not do its work: what it had not answered is listed here.
+     */
+    let worker: Worker | 'failed' | undefined
+    /** Folders watched in the current slice of the first scan, handed to the worker at its end. */
+    let toHand: ScanRequest = []
+    /** Folders handed to the worker and not yet answered, in the order handed. */
+    const atWorker = new Fifo<string>()
+    /** Wakes the first scan when it waits: a folder found, an answer of the worker, the root listed, the watcher closed. */
     let wake = () => {}
 
     /** A folder found, to be watched: in its turn during the first scan, at once after it (then everything in it is new). */
     const discover = (folder: string) => {
         folders.set(folder, undefined)
-        if (scanned) return watchAndList(folder, true)
+        if (scanned) return watchAndList(folder)
         found.push(folder)
         wake()
     }
 
-    /** An entry a folder's listing holds: a subfolder is found, a file new or to be checked. */
-    const listed = (folder: string, name: string, isDirectory: boolean, isNew: boolean) => {
+    /** A subfolder the first scan found: watched in its turn, unless known already or its parent is gone. */
+    const foundFolder = (path: string) => {
+        if (!folders.has(path) && folders.has(path.slice(0, path.lastIndexOf('/')))) discover(path)
+    }
+
+    /** What the first scan finds in a folder listed here. */
+    const findings: ScanFindings = {
+        // Kept while the folder is watched, as a flat copy: a joined path is a rope holding on to its parts.
+        folder: (path) => foundFolder(path.split('/').join('/')),
+        changed: note,
+    }
+
+    /** An entry of a folder made after the first scan: new, a subfolder to be watched and listed in turn. */
+    const listed = (folder: string, name: string, isDirectory: boolean) => {
         if (isIgnored(name)) return
         const child = `${folder}/${name}`
-        if (isNew) note(child)
-        if (isDirectory) {
-            // Kept while the folder is watched, as a flat copy: the joined path is a rope holding on to its parts.
-            if (!folders.has(child)) discover(child.split('/').join('/'))
-        } else if (!isNew) {
-            filesToCheck.push(child)
-            wake()
-        }
+        note(child)
+        if (isDirectory && !folders.has(child)) discover(child.split('/').join('/'))
     }
 
     /** A large folder's entries, a few hundred at a time between turns of the event loop. */
-    const listInParts = async (folder: string, path: string, isNew: boolean) => {
-        listing++
+    const listInParts = async (folder: string, path: string) => {
         try {
             for await (const entry of await opendir(path, { bufferSize: listedAtOnce }))
-                listed(folder, entry.name, entry.isDirectory(), isNew)
+                listed(folder, entry.name, entry.isDirectory())
         } catch {
             // Gone or unreadable: its watch, or its parent's, says what became of it.
-        } finally {
-            listing--
-            wake()
         }
     }
 
@@ -226,35 +210,91 @@ export const watchFolder = (
         return true
     }
 
+    /** Whether a folder is still to be watched: not forgotten before its turn came (it is gone), nor found twice. */
+    const awaitsWatch = (folder: string) => !closed && folders.has(folder) && !folders.get(folder)
+
     /**
-     * Watches a folder below the root, then lists it: the subfolders it holds are found, and what
-     * it holds changed since the reading (everything, when the folder itself is new) is noted, its
-     * files' change times checked in the scan's next steps.
+     * A folder made after the first scan, watched then listed (after its watch began, so that
+     * nothing made meanwhile is missed): everything in it is new.
      */
-    const watchAndList = (folder: string, isNew: boolean) => {
-        // Forgotten before its turn came (its folder is gone), or found twice.
-        if (closed || !folders.has(folder) || folders.get(folder)) return
+    const watchAndList = (folder: string) => {
+        if (!awaitsWatch(folder)) return
         const path = join(watchRoot, folder)
         if (!startWatching(folder, path)) return
-        // After the watch began: the folder's own change time moves when an entry is made,
-        // removed or renamed in it; a file's, when it is written.
         const itself = statsNow(path)
         if (!itself) return
-        if (!isNew && changedSince(readSince, itself)) note(folder)
-        if (itself.size > oneReadBytes) return void listInParts(folder, path, isNew)
+        if (itself.size > oneReadBytes) return void listInParts(folder, path)
         let entries: Dirent[]
         try {
             entries = readdirSync(path, { withFileTypes: true })
         } catch {
             return
         }
-        for (const entry of entries) listed(folder, entry.name, entry.isDirectory(), isNew)
+        for (const entry of entries) listed(folder, entry.name, entry.isDirectory())
     }
 
-    /** A file listed in the first scan: noted if it changed since the reading. */
-    const checkFile = (file: string) => {
-        const info = statsNow(join(watchRoot, file))
-        if (info && changedSince(readSince, info)) note(file)
+    /** The worker's answer: the subfolders it found, the changes, the folders done. */
+    const answered = ({ found: subfolders, changed, done }: ScanAnswer) => {
+        // Flat already: a string read from a message is.
+        for (const path of subfolders) foundFolder(path)
+        for (const path of changed) note(path)
+        for (let count = 0; count < done; count++) atWorker.shift()
+        wake()
+    }
+
+    /** The worker failed: reported, and what it had not answered listed here, at once. */
+    const workerFailed = (error: Error) => {
+        if (worker === 'failed') return
+        void (worker as Worker | undefined)?.terminate()
+        worker = 'failed'
+        console.error(
+            `shelf: the first scan's worker failed (${error.message}); it goes on without`,
+        )
+        for (let folder = atWorker.shift(); folder !== undefined; folder = atWorker.shift())
+            scanFolder(watchRoot, folder, readSince, findings)
+        wake()
+    }
+
+    /** The worker's work is over: the scan is done, or the watcher closed. */
+    const stopWorker = () => {
+        if (typeof worker !== 'object') return
+        const stopped = worker
+        worker = undefined
+        void stopped.terminate()
+    }
+
+    const startScanWorker = () => {
+        const started = startWorker('watch/scan-worker', {
+            workerData: { root: watchRoot, readSince } satisfies ScanWorkerData,
+        })
+        // Never what keeps the process alive: the watches are.
+        started.unref()
+        started.on('message', answered)
+        started.on('error', workerFailed)
+        started.on('exit', (code) => {
+            if (worker === started) workerFailed(new Error(`exit code ${code}`))
+        })
+        return started
+    }
+
+    /** The first scan's step for a folder: watched, then listed here or handed to the worker (see `worker`). */
+    const watchAndScan = (folder: string) => {
+        if (!awaitsWatch(folder)) return
+        const path = join(watchRoot, folder)
+        if (!startWatching(folder, path)) return
+        if (worker === undefined && (statsNow(path)?.size ?? 0) > oneReadBytes)
+            worker = startScanWorker()
+        if (worker === undefined || worker === 'failed')
+            scanFolder(watchRoot, folder, readSince, findings)
+        else toHand.push(folder)
+    }
+
+    /** The folders watched in this slice go to the worker. */
+    const handToWorker = () => {
+        if (toHand.length === 0 || worker === undefined || worker === 'failed') return
+        for (const folder of toHand) atWorker.push(folder)
+        worker.postMessage(toHand)
+        toHand = []
     }
 
     /**
@@ -306,9 +346,10 @@ export const watchFolder = (
     let rootWatch: RootWatch | undefined
 
     /**
-     * The first scan: the root by chokidar, every folder below it in slices between turns of the
-     * event loop (`scanSliceMs`, `scanShareOfBusyTurn`), so that requests get theirs in between.
-     * It is done when the root is listed and every folder found is watched and listed.
+     * The first scan: the root by chokidar, every folder below it watched in slices between turns
+     * of the event loop (`scanSliceMs`, `scanShareOfBusyTurn`), so that requests get theirs in
+     * between, and listed by the worker. It is done when the root is listed and every folder
+     * found is watched and listed.
      */
     const scan = async () => {
         watchRoot = await realpath(root).catch(() => root)
@@ -339,24 +380,23 @@ export const watchFolder = (
                 now +
                 (gap < idleGapMs ? scanSliceMs : Math.min(scanSliceMs, gap * scanShareOfBusyTurn))
             let stepped = false
-            for (;;) {
-                const file = filesToCheck.pop()
-                if (file !== undefined) checkFile(file)
-                else if (found.length > foundFrom) watchAndList(takeFound(), false)
-                else break
+            for (let folder = found.shift(); folder !== undefined; folder = found.shift()) {
+                watchAndScan(folder)
                 stepped = true
                 lastSliceEnd = performance.now()
                 if (lastSliceEnd >= sliceEnd) break
             }
+            handToWorker()
             if (stepped) continue
             // Closed while this turn waited: its wake came before there was a wait to end.
-            if (closed || (rootListed && listing === 0)) break
+            if (closed || (rootListed && atWorker.size === 0)) break
             // Not raced against a promise of the closing, which would keep a reaction of every wait.
             await new Promise<void>((resolve) => (wake = resolve))
             wake = () => {}
             lastSliceEnd = performance.now()
         }
         scanned = true
+        stopWorker()
     }
 
     const ready = scan().then(() => {
@@ -369,6 +409,7 @@ export const watchFolder = (
         close: async () => {
             closed = true
             wake()
+            stopWorker()
             clearTimeout(quietTimer)
             for (const watcher of folders.values()) watcher?.close()
             await rootWatch?.close()
