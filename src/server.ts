@@ -21,6 +21,7 @@ import { Containment } from './content/containment.js'
 import { ContentState, unitOf } from './content/content-state.js'
 import { contentTypeInfos } from './content/item-types.js'
 import { HashCache } from './content/hash-cache.js'
+import { loadFrontMatterParser } from './content/parse-file.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { prepareStateFolder } from './content/state-folder.js'
@@ -348,6 +349,7 @@ export const startShelf = async (
             before: readSince,
         }),
     )
+    if (writes || watcher) void watching.then(loadFrontMatterParser)
     // Written once the start is over and every folder watched, out of the requests' way.
     const fromSnapshot = snapshot.takenCount
     const snapshotSaved = watching

@@ -150,10 +150,18 @@ const locateInDocument = (
  */
 const requirePackage = createRequire(import.meta.url)
 let grayMatter: typeof matter | undefined
+const loadGrayMatter = () => (grayMatter ??= requirePackage('gray-matter') as typeof matter)
 const splitFrontMatter = (text: string) =>
-    (grayMatter ??= requirePackage('gray-matter') as typeof matter)(text, {
+    loadGrayMatter()(text, {
         engines: { yaml: () => ({}) },
     })
+
+/**
+ * Loads gray-matter ahead of the first Markdown file a write brings (a comment, a post): loaded
+ * by that write's reload, it held the loop 25–40 ms. For a server that writes or watches, once
+ * its start is over.
+ */
+export const loadFrontMatterParser = () => void loadGrayMatter()
 
 const frontMatterOpening = /^---\r?\n/
 const frontMatterClosing = /\r?\n---[ \t]*(\r?\n|$)/
