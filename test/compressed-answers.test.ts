@@ -228,31 +228,4 @@ test('each encoding is made once per answer, and what a cache counts covers them
     )
 })
 
-test('a large answer compressed off the loop: the same bytes, one job for requests that come meanwhile', async () => {
-    const body = Buffer.from(
-        JSON.stringify({
-            items: Array.from({ length: 2000 }, (_, index) => ({
-                name: `level-${index}`,
-                title: `Level ${index}`,
-            })),
-        }),
-    )
-    assert.ok(body.length >= 64 * 1024, `a search page's size or more (${body.length} bytes)`)
-    const answer = new EncodedAnswer(body, '"big"', true)
-    const [first, second] = await Promise.all([
-        answer.forRequest('gzip, deflate, br'),
-        answer.forRequest('br'),
-    ])
-    assert.is(first, second, 'both requests get the one representation made')
-    assert.is(first.encoding, 'br')
-    assert.is(first.etag, '"big-br"')
-    assert.ok(brotliDecompressSync(first.body).equals(body))
-    assert.is(answer.for('br'), first, 'kept for the requests that follow')
-    const gzip = await answer.forRequest('gzip')
-    assert.ok(gunzipSync(gzip.body).equals(body))
-    assert.is((await answer.forRequest(undefined)).body, body)
-    const small = new EncodedAnswer(Buffer.from('{"items":[]}'), '"small"', true)
-    assert.is((await small.forRequest('br')).encoding, 'identity', 'too small to compress')
-})
-
 test.run()

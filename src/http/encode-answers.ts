@@ -32,7 +32,7 @@ export const encodeAnswers = async (ctx: Context, next: Next) => {
     const answer =
         state.encodedAnswer?.identity.body === body ? state.encodedAnswer : answerOf(ctx, body)
     state.encodedAnswer = answer
-    const representation = await answer.forRequest(ctx.get('Accept-Encoding'))
+    const representation = answer.for(ctx.get('Accept-Encoding'))
     if (answer.compressible) ctx.vary('Accept-Encoding')
     ctx.set('ETag', representation.etag)
     if (ctx.fresh) {

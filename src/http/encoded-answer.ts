@@ -1,6 +1,5 @@
 import Negotiator from 'negotiator'
-import { promisify } from 'node:util'
-import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 export type Encoding = 'br' | 'gzip' | 'identity'
 
@@ -17,43 +16,27 @@ export type Representation = { encoding: Encoding; body: Buffer; etag: string }
  */
 const levels = { kept: { br: 5, gzip: 6 }, once: { br: 1, gzip: 1 } }
 
-type Compressed = Exclude<Encoding, 'identity'>
-
-const brotliOptions = (body: Buffer, effort: keyof typeof levels) => ({
-    params: {
-        [constants.BROTLI_PARAM_QUALITY]: levels[effort].br,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        // A window no larger than the answer: the default (4 MiB) is memory V8 is told of on
-        // every call, and at a few hundred searches a second it made V8 collect the whole heap
-        // again and again (quick-search p99 at 100,000 levels 166 ms).
-        [constants.BROTLI_PARAM_LGWIN]: Math.min(
-            Math.max(Math.ceil(Math.log2(body.length + 1)), 16),
-            22,
-        ),
-    },
-})
-
-const compressSync = (encoding: Compressed, body: Buffer, effort: keyof typeof levels) =>
+const compress = (
+    encoding: Exclude<Encoding, 'identity'>,
+    body: Buffer,
+    effort: keyof typeof levels,
+) =>
     encoding === 'br'
-        ? brotliCompressSync(body, brotliOptions(body, effort))
+        ? brotliCompressSync(body, {
+              params: {
+                  [constants.BROTLI_PARAM_QUALITY]: levels[effort].br,
+                  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                  [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+                  // A window no larger than the answer: the default (4 MiB) is memory V8 is told of
+                  // on every call, and at a few hundred searches a second it made V8 collect the
+                  // whole heap again and again (quick-search p99 at 100,000 levels 166 ms).
+                  [constants.BROTLI_PARAM_LGWIN]: Math.min(
+                      Math.max(Math.ceil(Math.log2(body.length + 1)), 16),
+                      22,
+                  ),
+              },
+          })
         : gzipSync(body, { level: levels[effort].gzip })
-
-const brotliOnPool = promisify(brotliCompress)
-const gzipOnPool = promisify(gzip)
-
-const compressOnPool = (encoding: Compressed, body: Buffer, effort: keyof typeof levels) =>
-    encoding === 'br'
-        ? brotliOnPool(body, brotliOptions(body, effort))
-        : gzipOnPool(body, { level: levels[effort].gzip })
-
-/**
- * From this size on, a new representation is compressed on libuv's thread pool while the loop
- * serves other requests: a search page of 95 KB costs brotli a third of a millisecond, as much as
- * the search itself, and the pool's hand-over (tens of microseconds) is worth it only for answers
- * this large.
- */
-const poolBytes = 32 * 1024
 
 /** Smaller answers gain less from compression than its headers and work cost. */
 const minimumBytes = 1024
@@ -100,8 +83,6 @@ const encodedEtag = (etag: string, encoding: Encoding) =>
  */
 export class EncodedAnswer {
     private readonly representations: Partial<Record<Encoding, Representation>> = {}
-    /** Representations being compressed on the thread pool. */
-    private readonly pending: Partial<Record<Encoding, Promise<Representation>>> = {}
     /** Until a cache keeps the answer, it is compressed for one request: quickly rather than small. */
     private effort: keyof typeof levels = 'once'
 
@@ -120,50 +101,25 @@ export class EncodedAnswer {
 
     /** The representation for a request with this Accept-Encoding. */
     for(acceptEncoding: string | undefined): Representation {
-        return this.in(this.encodingFor(acceptEncoding))
-    }
-
-    /** As `for`, a large answer's new representation compressed off the loop (see `poolBytes`). */
-    async forRequest(acceptEncoding: string | undefined): Promise<Representation> {
-        const encoding = this.encodingFor(acceptEncoding)
-        const made = this.representations[encoding]
-        if (made || encoding === 'identity' || this.identity.body.length < poolBytes)
-            return made ?? this.in(encoding)
-        // Requests that come while it is compressed wait for the same bytes: one ETag, one job.
-        let pending = this.pending[encoding]
-        if (!pending) {
-            pending = compressOnPool(encoding, this.identity.body, this.effort).then((body) =>
-                this.made(encoding, body),
-            )
-            this.pending[encoding] = pending
-        }
-        return pending
-    }
-
-    in(encoding: Encoding): Representation {
-        return (
-            this.representations[encoding] ??
-            this.made(
-                encoding,
-                compressSync(encoding as Compressed, this.identity.body, this.effort),
-            )
+        return this.in(
+            this.compressible && this.identity.body.length >= minimumBytes
+                ? encodingFor(acceptEncoding)
+                : 'identity',
         )
     }
 
-    private encodingFor(acceptEncoding: string | undefined): Encoding {
-        return this.compressible && this.identity.body.length >= minimumBytes
-            ? encodingFor(acceptEncoding)
-            : 'identity'
-    }
-
-    /** Keeps the first bytes made in an encoding: a request answered meanwhile already sent them, with their ETag. */
-    private made(encoding: Encoding, body: Buffer): Representation {
-        this.representations[encoding] ??= {
-            encoding,
-            body,
-            etag: encodedEtag(this.identity.etag, encoding),
+    in(encoding: Encoding): Representation {
+        let representation = this.representations[encoding]
+        if (!representation) {
+            const { body, etag } = this.identity
+            representation = {
+                encoding,
+                body: compress(encoding as Exclude<Encoding, 'identity'>, body, this.effort),
+                etag: encodedEtag(etag, encoding),
+            }
+            this.representations[encoding] = representation
         }
-        return this.representations[encoding]
+        return representation
     }
 
     /** Marks the answer as kept by a cache: encodings made from now on serve many requests, so small rather than quick. */
