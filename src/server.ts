@@ -349,7 +349,9 @@ export const startShelf = async (
             before: readSince,
         }),
     )
-    if (writes || watcher) void watching.then(loadFrontMatterParser)
+    // Right after listening rather than after the first scan: at 100,000 levels the scan lasts
+    // half a minute, and writes come during it.
+    if (writes || watcher) setImmediate(loadFrontMatterParser)
     // Written once the start is over and every folder watched, out of the requests' way.
     const fromSnapshot = snapshot.takenCount
     const snapshotSaved = watching

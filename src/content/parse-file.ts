@@ -158,8 +158,8 @@ const splitFrontMatter = (text: string) =>
 
 /**
  * Loads gray-matter ahead of the first Markdown file a write brings (a comment, a post): loaded
- * by that write's reload, it held the loop 25–40 ms. For a server that writes or watches, once
- * its start is over.
+ * by that write's reload, it held the loop 25–48 ms. For a server that writes or watches, once
+ * it listens.
  */
 export const loadFrontMatterParser = () => void loadGrayMatter()
 

@@ -14,8 +14,11 @@ export type ScanRequest = string[]
 /** What was found since the last answer, and how many of the folders asked are done. */
 export type ScanAnswer = { found: string[]; changed: string[]; done: number }
 
-/** An answer goes at most this many paths at a time: the main thread reads each in one turn. */
-const answeredAtOnce = 512
+/**
+ * An answer goes at most this many paths at a time: the main thread reads each in one turn, and
+ * starts a watch for each folder found (about 80 µs each at 100,000 levels: 512 held it 42 ms).
+ */
+const answeredAtOnce = 128
 
 /**
  * The scan gives way to the threads that answer requests: on Linux a priority is a thread's own
