@@ -15,8 +15,9 @@ export type ScanRequest = string[]
 export type ScanAnswer = { found: string[]; changed: string[]; done: number }
 
 /**
- * An answer goes at most this many paths at a time: the main thread reads each in one turn, and
- * starts a watch for each folder found (about 80 µs each at 100,000 levels: 512 held it 42 ms).
+ * An answer goes at most this many paths at a time: the main thread takes an answer whole, as one
+ * step of the first scan's slice (watch-folder.ts), so its size bounds how far a step may run past
+ * the slice's end.
  */
 const answeredAtOnce = 128
 
