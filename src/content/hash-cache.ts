@@ -200,7 +200,12 @@ export class HashCache {
         return entry.served
     }
 
-    remember(path: string, info: Stats, served: ServedFile) {
+    /** Whether there is an entry for the file, changed since or not: a file without one needs no stat to be looked up. */
+    knows(path: string) {
+        return this.resources.get(path) !== undefined
+    }
+
+    remember(path: string, info: Pick<Stats, 'size' | 'mtimeMs'>, served: ServedFile) {
         this.resources.remember(path, {
             size: info.size,
             mtimeMs: info.mtimeMs,

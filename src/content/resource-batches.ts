@@ -7,7 +7,7 @@ import type { BatchAnswer, WorkerReady, WorkFailure } from './resource-worker.js
 
 type Job = {
     work: FileWork
-    /** The file's size when asked for: a batch is cut short at `bytesPerBatch`. */
+    /** The file's size when asked for (or `assumedBytes`): a batch is cut short at `bytesPerBatch`. */
     size: number
     resolve: (done: WorkDone) => void
     reject: (error: Error) => void
@@ -50,6 +50,13 @@ const workerOnlyBytes = 256 * 1024
  */
 const bytesInFlight = 512 * 1024
 
+/**
+ * What a file of unknown size counts for: about a pack tree's resource (a chart of a KiB or two,
+ * audio and images of a few hundred bytes). Such a file is read only when it proves shorter than
+ * `workerOnlyBytes`; a longer one comes back with its size and is asked for again as what it is.
+ */
+const assumedBytes = 1024
+
 const bytesOf = (jobs: Job[]) => jobs.reduce((sum, job) => sum + job.size, 0)
 
 const workerOnly = (batch: Job[]) => bytesOf(batch) >= workerOnlyBytes
@@ -74,8 +81,23 @@ export class ResourceBatches {
     private sharing = false
     private closed = false
 
-    /** The file's work, done with the other files asked for during this turn of the event loop. */
-    work(work: FileWork, size: number): Promise<WorkDone> {
+    /**
+     * The file's work, done with the other files asked for during this turn of the event loop.
+     * Without its `size` (a file the hash cache has no entry for, whose stat is taken as it is
+     * read), a file found long (a chart of megabytes) is not read in the batch that found it, so
+     * that it never holds up the small files there, but asked for again, as the worker's alone.
+     */
+    work(work: FileWork, size?: number): Promise<WorkDone> {
+        if (size !== undefined) return this.queued(work, size)
+        const upTo = Math.min(work.upTo ?? Infinity, workerOnlyBytes - 1)
+        return this.queued({ ...work, upTo }, assumedBytes).then((done) =>
+            done.hash !== undefined || done.stat.size > (work.upTo ?? Infinity)
+                ? done
+                : this.queued(work, done.stat.size),
+        )
+    }
+
+    private queued(work: FileWork, size: number): Promise<WorkDone> {
         return new Promise((resolve, reject) => {
             if (this.queue.push({ work, size, resolve, reject }) === 1)
                 setImmediate(() => this.flush())
@@ -207,9 +229,9 @@ export class ResourceBatches {
         batch.forEach((job, index) => {
             const answer = done[index]!
             if ('failed' in answer) return job.reject(errorOf(answer.failed))
-            const length = answer.length
-            if (length === undefined) return job.resolve({ hash: answer.hash })
-            job.resolve({ hash: answer.hash, made: bytes.subarray(offset, (offset += length)) })
+            const { stat, hash, length } = answer
+            if (length === undefined) return job.resolve({ stat, hash })
+            job.resolve({ stat, hash, made: bytes.subarray(offset, (offset += length)) })
         })
     }
 

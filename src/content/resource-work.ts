@@ -4,7 +4,7 @@
  */
 import { compressSync } from '@sonolus/core'
 import { hash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { canonicalJson } from './canonical-json.js'
 import { ContentError } from './problems.js'
@@ -12,10 +12,21 @@ import { ContentError } from './problems.js'
 /** What Shelf serves of a file: its JSON minified and gzipped, its bytes gzipped, or the file itself. */
 export type Making = 'json' | 'gzip' | 'none'
 
-export type FileWork = { path: string; making: Making }
+export type FileWork = {
+    path: string
+    making: Making
+    /** A larger file is not read: only its `stat` is answered (its size was not known when asked for). */
+    upTo?: number
+}
 
-/** The SHA-1 of the bytes served, and those bytes when Shelf made them. */
-export type WorkDone = { hash: string; made?: Buffer }
+/** The file's size and time, taken from the file opened for reading, as the hash cache keeps them. */
+export type FileStat = { size: number; mtimeMs: number }
+
+/**
+ * The SHA-1 of the bytes served, and those bytes when Shelf made them, with the file's `stat`;
+ * no hash when the file was larger than `upTo`, and not read.
+ */
+export type WorkDone = { stat: FileStat; hash?: string; made?: Buffer }
 
 /**
  * Gzipped as hard as zlib can, as @sonolus/core's `compress` gzips JSON (so a minified file's
@@ -40,9 +51,22 @@ const compressedJson = (bytes: Buffer) => {
     return minified ? gzipSync(minified, gzipOptions) : compressSync(parseJson(bytes))
 }
 
-export const workOn = ({ path, making }: FileWork): WorkDone => {
-    const bytes = readFileSync(path)
-    if (making === 'none') return { hash: sha1(bytes) }
-    const made = making === 'json' ? compressedJson(bytes) : gzipSync(bytes, gzipOptions)
-    return { hash: sha1(made), made }
+/**
+ * The file's stat is taken from the descriptor it is read by (a first start would otherwise
+ * stat each of its tens of thousands of files by path once more on the main thread), before
+ * reading, so that a change while it is read moves what the hash cache keeps with the bytes.
+ */
+export const workOn = ({ path, making, upTo }: FileWork): WorkDone => {
+    const descriptor = openSync(path, 'r')
+    try {
+        const { size, mtimeMs } = fstatSync(descriptor)
+        const stat = { size, mtimeMs }
+        if (upTo !== undefined && size > upTo) return { stat }
+        const bytes = readFileSync(descriptor)
+        if (making === 'none') return { stat, hash: sha1(bytes) }
+        const made = making === 'json' ? compressedJson(bytes) : gzipSync(bytes, gzipOptions)
+        return { stat, hash: sha1(made), made }
+    } finally {
+        closeSync(descriptor)
+    }
 }

@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { ContentError } from './problems.js'
-import { type FileWork, workOn } from './resource-work.js'
+import { type FileStat, type FileWork, workOn } from './resource-work.js'
 
 /** Why a file could not be made: a problem of its content, or of reading it (with the system's code). */
 export type WorkFailure = {
@@ -16,11 +16,11 @@ export type WorkFailure = {
 }
 
 /**
- * What each file of a batch came to, in the batch's order: its hash and the length of the bytes
- * made of it (which follow each other in `made`), or why not.
+ * What each file of a batch came to, in the batch's order: its stat, hash and the length of the
+ * bytes made of it (which follow each other in `made`), or why not.
  */
 export type BatchAnswer = {
-    done: ({ hash: string; length?: number } | { failed: WorkFailure })[]
+    done: ({ stat: FileStat; hash?: string; length?: number } | { failed: WorkFailure })[]
     made: ArrayBuffer
 }
 
@@ -40,9 +40,9 @@ parentPort!.on('message', (batch: FileWork[]) => {
     const made: Buffer[] = []
     for (const work of batch) {
         try {
-            const { hash, made: bytes } = workOn(work)
+            const { stat, hash, made: bytes } = workOn(work)
             if (bytes) made.push(bytes)
-            done.push({ hash, length: bytes?.length })
+            done.push({ stat, hash, length: bytes?.length })
         } catch (error) {
             done.push({ failed: failureOf(error) })
         }

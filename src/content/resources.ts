@@ -9,7 +9,7 @@ import type { HashCache } from './hash-cache.js'
 import { MadePacks, readSlice, type PackSlice } from './made-pack.js'
 import type { ResourceKind } from './item-types.js'
 import { ResourceBatches } from './resource-batches.js'
-import { sha1 } from './resource-work.js'
+import { type FileStat, sha1 } from './resource-work.js'
 
 /** A file Shelf serves at `/{name}/repository/{hash}`. */
 export type ServedFile = {
@@ -83,13 +83,15 @@ export class ResourceProcessor {
     }
 
     async process(path: string, fileName: string): Promise<ServedFile> {
+        const isThere = await this.isThere()
+        // A file the cache knows nothing of (every file, at a first start) is stat'ed as it is read.
         // A synchronous stat costs a few microseconds; the promise version costs ten times that in
         // bookkeeping, which at a hundred thousand resources is most of a warm start.
-        const info = statSync(path)
-        const cached = this.hashes.lookup(path, info, await this.isThere())
+        const info = this.hashes.knows(path) ? statSync(path) : undefined
+        const cached = info && this.hashes.lookup(path, info, isThere)
         if (cached) return cached
-        const served = await this.processChanged(path, fileName, info)
-        this.hashes.remember(path, info, served)
+        const { served, stat } = await this.processChanged(path, fileName, info)
+        this.hashes.remember(path, stat, served)
         return served
     }
 
@@ -158,22 +160,30 @@ export class ResourceProcessor {
      * Files are read, made and hashed in batches with the others asked for at the same time, on a
      * worker thread when there are many (a first start): nearly every file of a pack tree is a few
      * hundred bytes. A large file served as it is, only hashed, is hashed on libuv's threads
-     * (WebCrypto's asynchronous digest) or, past what is read whole, streamed.
+     * (WebCrypto's asynchronous digest) or, past what is read whole, streamed: one whose size is
+     * not known (`info`) comes back unread from its batch. What the hash cache keeps is the stat
+     * taken as the file was read, or `info`.
      */
-    private async processChanged(path: string, fileName: string, info: Stats): Promise<ServedFile> {
+    private async processChanged(
+        path: string,
+        fileName: string,
+        info?: FileStat,
+    ): Promise<{ served: ServedFile; stat: FileStat }> {
         const extension = extname(fileName).slice(1).toLowerCase()
         const making = extension === 'json' ? 'json' : extension === 'bin' ? 'gzip' : 'none'
-        let hash: string
-        if (making !== 'none' || info.size <= smallFileBytes) {
-            const done = await this.batches.work({ path, making }, info.size)
-            if (done.made) return this.store(done.made, done.hash)
-            hash = done.hash
-        } else
-            hash =
-                info.size <= wholeReadBytes
-                    ? await digest(await readFile(path))
-                    : await hashFile(path)
-        return { hash, path, contentType: await contentTypeOf(path, extension) }
+        const upTo = making === 'none' ? smallFileBytes : undefined
+        const done =
+            info && upTo !== undefined && info.size > upTo
+                ? { stat: info }
+                : await this.batches.work({ path, making, upTo }, info?.size)
+        const stat = done.stat
+        if (done.made) return { served: await this.store(done.made, done.hash), stat }
+        const hash =
+            done.hash ??
+            (stat.size <= wholeReadBytes
+                ? await digest(await readFile(path))
+                : await hashFile(path))
+        return { served: { hash, path, contentType: await contentTypeOf(path, extension) }, stat }
     }
 
     /** Bytes Shelf made, written into the state folder; their `hash` when it is known already. */
