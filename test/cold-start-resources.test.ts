@@ -5,6 +5,7 @@
  * chart is the same problem whichever thread read it.
  */
 import { compressSync, type LevelItem, type ServerItemDetails } from '@sonolus/core'
+import { statSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -37,6 +38,13 @@ const servedResources = async (root: string, levels: string[]) => {
     return served
 }
 
+/** Size and time of each resource file the hash cache holds (a header line, then an entry a line). */
+const rememberedStats = async (file: string) => {
+    const lines = (await readFile(file, 'utf8')).split('\n').slice(1).filter(Boolean)
+    const entries = lines.map((line) => JSON.parse(line) as [string, number, number])
+    return new Map(entries.map(([path, size, mtimeMs]) => [path, [size, mtimeMs]]))
+}
+
 const chartProblem = (problems: Problem[], file: string) =>
     problems.find((problem) => problem.file === file)
 
@@ -53,6 +61,15 @@ test('a cold start serves the same hashes and bytes as the warm start after it',
         const coldProblem = chartProblem(cold.catalog().problems, broken)
         const coldServed = await servedResources(cold.root, levels)
         await cold.stop()
+
+        // The hash cache keeps each file by the stat taken as it was read, which the warm start finds.
+        const remembered = await rememberedStats(join(cache, 'hashes.json'))
+        for (const level of levels.slice(1))
+            for (const file of ['cover.png', 'bgm.mp3', 'preview.mp3', 'data.json']) {
+                const path = join(tree.dir, 'levels', level, file)
+                const { size, mtimeMs } = statSync(path)
+                assert.equal(remembered.get(path), [size, mtimeMs], `${path} remembered`)
+            }
 
         const warm = await startTestServer({ content: tree.dir, cache, watch: false })
         const warmProblem = chartProblem(warm.catalog().problems, broken)

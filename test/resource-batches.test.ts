@@ -4,6 +4,7 @@
  * main thread makes alone, and a broken or missing file fails as it would there. A long chart is
  * the worker's alone while the main thread takes the small files waiting behind it.
  */
+import { statSync } from 'node:fs'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -121,6 +122,33 @@ test('closing while the worker holds files and others wait: each is still made, 
         await new Promise((resolve) => setImmediate(resolve))
         await batches.close()
         assertAsAlone(asked, await answers)
+    }))
+
+test('files asked for without their size: the same bytes and hashes, and the stat of the file read', () =>
+    withFiles(async (asked, batches, named) => {
+        const answers = await Promise.all(asked.map(({ work }) => settle(batches.work(work))))
+        assertAsAlone(asked, answers)
+        asked.forEach(({ work }, index) => {
+            const answer = answers[index]!
+            if (answer instanceof Error) return
+            const { size, mtimeMs } = statSync(work.path)
+            assert.equal(answer.stat, { size, mtimeMs }, `${work.path}: its stat`)
+        })
+        // The long chart was found long in a batch of small files, and read on its own after.
+        const long = answers[named('long.json')]!
+        assert.ok(!(long instanceof Error) && long.made && long.stat.size > 256 * 1024)
+    }))
+
+test('a file larger than it is asked for up to comes back unread, with its stat', () =>
+    withFiles(async (asked, batches, named) => {
+        const { work } = asked[named('long.json')]!
+        const upTo = 64 * 1024
+        const many = asked.slice(0, 40).map(({ work }) => batches.work({ ...work, upTo }))
+        const unread = await batches.work({ ...work, making: 'none', upTo })
+        assert.is(unread.hash, undefined)
+        assert.is(unread.made, undefined)
+        assert.is(unread.stat.size, statSync(work.path).size)
+        for (const done of await Promise.all(many)) assert.ok(done.hash && done.stat.size <= upTo)
     }))
 
 test.run()
