@@ -1,4 +1,3 @@
-import etag from 'etag'
 import type { Context, Next } from 'koa'
 import { EncodedAnswer, isCompressibleType } from './encoded-answer.js'
 
@@ -16,21 +15,28 @@ export type EncodedState = {
  * a string or a Buffer, and a text Content-Type. A body a cache already holds as an
  * `EncodedAnswer` (put in `ctx.state.encodedAnswer`) is compressed only the first time each
  * encoding is asked for; any other body is compressed for this request alone, unless the
- * prepared answers keep it (src/http/prepared-answers.ts). Other bodies (resources) keep their
- * own ETag and are sent as they are.
+ * prepared answers keep it (src/http/prepared-answers.ts). A route may also answer with an
+ * `EncodedAnswer` as the body (one of parts: respond.ts). Other bodies (resources) keep their own
+ * ETag and are sent as they are.
  */
 export const encodeAnswers = async (ctx: Context, next: Next) => {
     await next()
     const body: unknown = ctx.body
-    if (
-        ctx.status < 200 ||
-        ctx.status >= 300 ||
-        !(typeof body === 'string' || Buffer.isBuffer(body))
-    )
+    if (ctx.status < 200 || ctx.status >= 300) {
+        // Koa would send an answer object as JSON of its fields: its bytes go as they are.
+        if (body instanceof EncodedAnswer) ctx.body = body.identity.body
         return
+    }
     const state = ctx.state as EncodedState
     const answer =
-        state.encodedAnswer?.identity.body === body ? state.encodedAnswer : answerOf(ctx, body)
+        body instanceof EncodedAnswer
+            ? body
+            : typeof body === 'string' || Buffer.isBuffer(body)
+              ? state.encodedAnswer?.holds(body)
+                  ? state.encodedAnswer
+                  : answerOf(ctx, body)
+              : undefined
+    if (!answer) return
     state.encodedAnswer = answer
     const representation = answer.for(ctx.get('Accept-Encoding'))
     if (answer.compressible) ctx.vary('Accept-Encoding')
@@ -47,7 +53,7 @@ const answerOf = (ctx: Context, body: string | Buffer) => {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body)
     return new EncodedAnswer(
         bytes,
-        ctx.response.get('ETag') || etag(bytes),
+        ctx.response.get('ETag') || undefined,
         isCompressibleType(ctx.response.type),
     )
 }

@@ -1,4 +1,3 @@
-import etag from 'etag'
 import type { Context, Next } from 'koa'
 import type { Catalog } from '../catalog/catalog.js'
 import { cachesPer } from './answer-caches.js'
@@ -47,19 +46,26 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     }
     await next()
     const answered: unknown = ctx.body
+    const given = answered instanceof EncodedAnswer ? answered : undefined
     if (
         ctx.status !== 200 ||
-        !(typeof answered === 'string' || Buffer.isBuffer(answered)) ||
+        !(given || typeof answered === 'string' || Buffer.isBuffer(answered)) ||
         !ctx.response.type.startsWith('application/json')
     )
         return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
     // An answer kept by what it is of (kept-answers.ts) is compressed already: the URL shares it.
-    const kept = state.encodedAnswer?.identity.body === answered ? state.encodedAnswer : undefined
-    const body = Buffer.isBuffer(answered) ? answered : Buffer.from(answered)
+    const kept = given ?? (state.encodedAnswer?.holds(answered) ? state.encodedAnswer : undefined)
     // Compressed as a kept answer from the first ask on, so that each ask gets the same bytes for one ETag.
-    const entry = (kept ?? new EncodedAnswer(body, etag(body), true)).keep()
+    const entry = (
+        kept ??
+        new EncodedAnswer(
+            Buffer.isBuffer(answered) ? answered : Buffer.from(answered as string),
+            undefined,
+            true,
+        )
+    ).keep()
     if (state.askedBefore) cache.set(key, entry)
-    ctx.body = body
+    ctx.body = entry
     state.encodedAnswer = entry
 }
