@@ -15,28 +15,22 @@ export type EncodedState = {
  * a string or a Buffer, and a text Content-Type. A body a cache already holds as an
  * `EncodedAnswer` (put in `ctx.state.encodedAnswer`) is compressed only the first time each
  * encoding is asked for; any other body is compressed for this request alone, unless the
- * prepared answers keep it (src/http/prepared-answers.ts). A route may also answer with an
- * `EncodedAnswer` as the body (one of parts: respond.ts). Other bodies (resources) keep their own
- * ETag and are sent as they are.
+ * prepared answers keep it (src/http/prepared-answers.ts); a route may answer so too, with an
+ * answer's `body` (one of parts: respond.ts). Other bodies (resources) keep their own ETag and
+ * are sent as they are.
  */
 export const encodeAnswers = async (ctx: Context, next: Next) => {
     await next()
     const body: unknown = ctx.body
+    if (!(typeof body === 'string' || Buffer.isBuffer(body))) return
+    const state = ctx.state as EncodedState
+    const given = state.encodedAnswer?.holds(body) ? state.encodedAnswer : undefined
     if (ctx.status < 200 || ctx.status >= 300) {
-        // Koa would send an answer object as JSON of its fields: its bytes go as they are.
-        if (body instanceof EncodedAnswer) ctx.body = body.identity.body
+        // An answer of parts stands in the body by an empty buffer (encoded-answer.ts).
+        if (given) ctx.body = given.identity.body
         return
     }
-    const state = ctx.state as EncodedState
-    const answer =
-        body instanceof EncodedAnswer
-            ? body
-            : typeof body === 'string' || Buffer.isBuffer(body)
-              ? state.encodedAnswer?.holds(body)
-                  ? state.encodedAnswer
-                  : answerOf(ctx, body)
-              : undefined
-    if (!answer) return
+    const answer = given ?? answerOf(ctx, body)
     state.encodedAnswer = answer
     const representation = answer.for(ctx.get('Accept-Encoding'))
     if (answer.compressible) ctx.vary('Accept-Encoding')

@@ -116,6 +116,13 @@ export class EncodedAnswer {
     /** Bytes of the answer as it is. */
     private readonly length: number
     private readonly etag: string
+    /**
+     * What a route answers with as `ctx.body`: the answer's bytes, or for an answer of parts an
+     * empty stand-in, which encode-answers.ts replaces by the representation asked for. (An object
+     * as the body would have Koa's setter test it against the web's streams and `Response`, whose
+     * first use loads undici: 35 ms of the first list page after a start.)
+     */
+    readonly body: Buffer
 
     constructor(
         body: Buffer | readonly Buffer[],
@@ -128,7 +135,9 @@ export class EncodedAnswer {
             this.length = body.length
             this.etag = etag ?? etagOf(body)
             this.representations.identity = { encoding: 'identity', body, etag: this.etag }
+            this.body = body
         } else {
+            this.body = Buffer.alloc(0)
             this.parts = body
             this.length = body.reduce((sum, part) => sum + part.length, 0)
             this.etag = etag ?? etagOf(joinedForNow(body, this.length))
@@ -146,9 +155,9 @@ export class EncodedAnswer {
         return identity
     }
 
-    /** Whether these are the answer's bytes as it is (without making them from its parts). */
+    /** Whether a response's body is this answer: its `body`, or its bytes as it is. */
     holds(body: unknown): boolean {
-        return body !== undefined && this.representations.identity?.body === body
+        return body === this.body || body === this.representations.identity?.body
     }
 
     /** The representation for a request with this Accept-Encoding. */

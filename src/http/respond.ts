@@ -1,4 +1,5 @@
 import type { Context } from 'koa'
+import type { EncodedState } from './encode-answers.js'
 import { EncodedAnswer } from './encoded-answer.js'
 
 /**
@@ -28,8 +29,10 @@ export const respondWithItems = <T extends { items: unknown[] }>(
         parts.push(...json)
     })
     parts.push(Buffer.from(rest === '{}' ? ']}' : `],${rest.slice(1)}`))
+    const answer = new EncodedAnswer(parts, undefined, true)
     ctx.type = 'application/json; charset=utf-8'
-    ctx.body = new EncodedAnswer(parts, undefined, true)
+    ctx.body = answer.body
+    ;(ctx.state as EncodedState).encodedAnswer = answer
 }
 
 const itemsOpen = Buffer.from('{"items":[')

@@ -46,26 +46,19 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     }
     await next()
     const answered: unknown = ctx.body
-    const given = answered instanceof EncodedAnswer ? answered : undefined
     if (
         ctx.status !== 200 ||
-        !(given || typeof answered === 'string' || Buffer.isBuffer(answered)) ||
+        !(typeof answered === 'string' || Buffer.isBuffer(answered)) ||
         !ctx.response.type.startsWith('application/json')
     )
         return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
-    // An answer kept by what it is of (kept-answers.ts) is compressed already: the URL shares it.
-    const kept = given ?? (state.encodedAnswer?.holds(answered) ? state.encodedAnswer : undefined)
+    // An answer kept by what it is of (kept-answers.ts), or of parts (respond.ts): the URL shares it.
+    const given = state.encodedAnswer?.holds(answered) ? state.encodedAnswer : undefined
+    const body = Buffer.isBuffer(answered) ? answered : Buffer.from(answered)
     // Compressed as a kept answer from the first ask on, so that each ask gets the same bytes for one ETag.
-    const entry = (
-        kept ??
-        new EncodedAnswer(
-            Buffer.isBuffer(answered) ? answered : Buffer.from(answered as string),
-            undefined,
-            true,
-        )
-    ).keep()
+    const entry = (given ?? new EncodedAnswer(body, undefined, true)).keep()
     if (state.askedBefore) cache.set(key, entry)
-    ctx.body = entry
+    ctx.body = entry.body
     state.encodedAnswer = entry
 }
