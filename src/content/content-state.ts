@@ -257,20 +257,20 @@ export class ContentState {
         this.defaults.set(type, { data, problems: loader.problems })
         for (const [key, unit] of this.units)
             if (unit.type === type && !entries.has(key.slice(plural.length + 1))) this.forget(key)
-        const taken = await snapshot?.unchanged(type, data)
-        const unread: [string, boolean][] = []
-        for (const [name, folder] of entries) {
-            const unit = folder ? taken?.get(name) : undefined
-            if (!unit) {
-                unread.push([`${plural}/${name}`, folder])
-                continue
-            }
-            // The snapshot's own key: no string made (and flattened, to be hashed) per unit.
-            const { key } = unit
-            this.units.set(key, { type, record: unit.record, ownProblems: unit.problems })
-            if (unit.problems) this.unitProblems.set(key, unit.problems)
+        const taken = (await snapshot?.take(type, data, (name) => entries.get(name) === true)) ?? []
+        for (const { key, record, problems } of taken) {
+            this.units.set(key, { type, record, ownProblems: problems })
+            if (problems) this.unitProblems.set(key, problems)
             this.changed.add(key)
         }
+        // Each listed entry is taken at most once: when all were, there is nothing to read.
+        const takenNames =
+            taken.length < entries.size && new Set(taken.map(({ record }) => record.name))
+        const unread: [string, boolean][] = takenNames
+            ? [...entries]
+                  .filter(([name]) => !takenNames.has(name))
+                  .map(([name, folder]) => [`${plural}/${name}`, folder])
+            : []
         await mapLimit(unread, concurrency, ([key, folder]) => this.reloadUnit(key, folder))
     }
 

@@ -170,15 +170,15 @@ const madeFileThere = ([path, minBytes]: MadeFile) => {
 export class StartSnapshot {
     private checker: Checker | undefined
     private checked: Promise<CheckAnswer['checked']> | undefined
-    /**
-     * The units the records file keeps, by type folder and name, until taken. By name rather
-     * than by key: the start looks them up by the names its listings give, and making a key of
-     * each (a new string to hash) was a tenth of a second of a warm start at 100,000 levels.
-     */
-    private kept: Map<string, Map<string, ReadUnit>> | undefined
+    /** The units the records file keeps, by type folder, until taken. */
+    private kept: Map<string, ReadUnit[]> | undefined
     private defaults: RecordsHeader['defaults'] = {}
-    /** The units this start took, by type folder and name, and where they were in the files: their checks are kept at the next save. */
-    private readonly taken = new Map<string, Map<string, ReadUnit>>()
+    /**
+     * The units this start took, with where they were in the files: their checks are kept at the
+     * next save. A list, not a map by key: a hundred thousand keys hashed were a tenth of a second
+     * of a warm start, and nothing before the save looks a unit up.
+     */
+    private taken: ReadUnit[] = []
     private keptCount = 0
     /** The id of the snapshot whose units were taken. */
     private keptFrom: string | undefined
@@ -214,26 +214,28 @@ export class StartSnapshot {
 
     /** How many units this start took from the snapshot. */
     get takenCount() {
-        let count = 0
-        for (const units of this.taken.values()) count += units.size
-        return count
+        return this.taken.length
     }
 
     /**
-     * The units of this type taken from the snapshot, by name, given the type's defaults as the
-     * start read them. They are taken before the checks of their folders are over, so that the
-     * first catalog is built meanwhile: `rejected` then tells which of them are to be read again.
+     * Takes the units of this type that the snapshot keeps, given the type's defaults as the
+     * start read them, and of those the ones whose name the type folder's listing gives as a
+     * folder (`isListedFolder`). They are taken before the checks of their folders are over, so
+     * that the first catalog is built meanwhile: `rejected` then tells which of them are to be
+     * read again.
      */
-    async unchanged(
+    async take(
         type: ContentType,
         defaults: Record<string, unknown>,
-    ): Promise<ReadonlyMap<string, TakenUnit>> {
+        isListedFolder: (name: string) => boolean,
+    ): Promise<readonly TakenUnit[]> {
         const plural = contentTypeInfos[type].plural
         const units = this.kept?.get(plural)
         this.kept?.delete(plural)
-        if (!units || this.defaults[type] !== JSON.stringify(defaults)) return new Map()
-        this.taken.set(plural, units)
-        return units
+        if (!units || this.defaults[type] !== JSON.stringify(defaults)) return []
+        const taken = units.filter((unit) => isListedFolder(unit.record.name))
+        for (const unit of taken) this.taken.push(unit)
+        return taken
     }
 
     /**
@@ -245,13 +247,9 @@ export class StartSnapshot {
         this.kept = undefined
         const trusted =
             checked && checked.id === this.keptFrom && checked.unchanged.length === this.keptCount
-        const rejected: string[] = []
-        for (const units of this.taken.values())
-            for (const [name, unit] of units)
-                if (!trusted || checked.unchanged[unit.index] !== 1) {
-                    rejected.push(unit.key)
-                    units.delete(name)
-                }
+        const isRejected = (unit: ReadUnit) => !trusted || checked.unchanged[unit.index] !== 1
+        const rejected = this.taken.filter(isRejected).map((unit) => unit.key)
+        if (rejected.length) this.taken = this.taken.filter((unit) => !isRejected(unit))
         return rejected
     }
 
@@ -294,8 +292,8 @@ export class StartSnapshot {
         for (const unit of records.units) {
             const plural = unit.key.slice(0, unit.key.indexOf('/'))
             const units = this.kept.get(plural)
-            if (units) units.set(unit.record.name, unit)
-            else this.kept.set(plural, new Map([[unit.record.name, unit]]))
+            if (units) units.push(unit)
+            else this.kept.set(plural, [unit])
         }
     }
 
@@ -351,11 +349,16 @@ export class StartSnapshot {
         const capture: SnapshotUnit[] = []
         // A hundred thousand units sorted out at once held the event loop for a tenth of a second and more.
         const slices = new TurnSlices()
+        // A unit is still as taken when its record is the one taken.
+        const takenRecords = new Map<ItemRecord, ReadUnit>()
+        for (const unit of this.taken) {
+            if (slices.due()) await slices.pause()
+            takenRecords.set(unit.record, unit)
+        }
         for (const unit of units) {
             if (slices.due()) await slices.pause()
-            const slash = unit.key.indexOf('/')
-            const taken = this.taken.get(unit.key.slice(0, slash))?.get(unit.key.slice(slash + 1))
-            if (taken?.record === unit.record) kept.push([taken.index, unit])
+            const taken = takenRecords.get(unit.record)
+            if (taken) kept.push([taken.index, unit])
             else if (isKeepable(unit)) capture.push(unit)
         }
         // In the order of the checks file, which the worker copies from.
@@ -364,7 +367,7 @@ export class StartSnapshot {
             Object.entries(defaults).map(([type, data]) => [type, JSON.stringify(data)]),
         )
         const sameDefaults = JSON.stringify(storedDefaults) === JSON.stringify(this.defaults)
-        this.taken.clear()
+        this.taken = []
         this.kept = undefined
         if (capture.length === 0 && kept.length === this.keptCount && sameDefaults) {
             await this.close()
