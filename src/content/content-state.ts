@@ -215,7 +215,8 @@ export class ContentState {
         for (const key of this.changed) {
             const unit = this.units.get(key)
             changes.set(key, unit ? (unit.record ?? unit.lastGood ?? null) : undefined)
-            fallbacks.set(key, unit?.fallback)
+            // Only a fallback set or taken away: a first snapshot's 100,000 units have none.
+            if (unit?.fallback || this.fallbacks.has(key)) fallbacks.set(key, unit?.fallback)
         }
         this.served = this.served.with(changes)
         this.fallbacks = this.fallbacks.with(fallbacks)
