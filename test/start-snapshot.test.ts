@@ -197,6 +197,12 @@ test('a snapshot cut short, broken, of another build or with checks of another i
         ['cut short', good.slice(0, good.length / 2), goodChecks],
         ['not JSON', 'garbage', goodChecks],
         ['another build', good.replace(/"shelf":"[^"]*"/, '"shelf":"0:1:2"'), goodChecks],
+        // Written by a build before this format (whose build id then began with its format).
+        [
+            'of the format before',
+            good.replace(/"format":\d+/, '"format":1').replace(/"shelf":"\d+:/, '"shelf":"1:'),
+            goodChecks,
+        ],
         ['checks of another snapshot', good, goodChecks.replace(/"id":"/, '"id":"x')],
         ['checks broken', good, goodChecks.slice(0, 100)],
         ['a line broken', good.replace(/\n\[/, '\n[1,2\n['), goodChecks],

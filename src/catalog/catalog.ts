@@ -1,7 +1,6 @@
 import { contentTypeInfos, contentTypes, type ContentType } from '../content/item-types.js'
 import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../content/load.js'
 import type { Problem } from '../content/problems.js'
-import type { ServedFile } from '../content/resources.js'
 import type { ServerSettings } from '../content/server-settings.js'
 import { localesOf, type LocalizedText } from '../content/text.js'
 import { BoardBook } from '../boards/board-book.js'
@@ -13,6 +12,7 @@ import { LayeredMap } from '../util/layered-map.js'
 import { newestFirst } from './order.js'
 import { patchSorted, type Order } from '../util/sorted-list.js'
 import { referrers, Resolution, type ItemChange } from './resolution.js'
+import { ResourceTable } from './resource-table.js'
 import { makeSearchable, SearchIndex } from './search-index.js'
 import { sortItems, sortOrder, type ItemSort } from './search.js'
 
@@ -54,7 +54,7 @@ export class Catalog {
      * Served files by hash, shared by every snapshot of one server and only ever added to: the
      * bytes behind a hash never change, so a hash an older snapshot handed out may still be asked for.
      */
-    readonly resources: Map<string, ServedFile>
+    readonly resources: ResourceTable
     /** Every locale some text is written in (shared and only added to, like `resources`). */
     readonly locales: Set<string>
     readonly problems: Problem[]
@@ -81,7 +81,7 @@ export class Catalog {
 
     constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
         this.settings = content.settings
-        this.resources = previous?.resources ?? new Map()
+        this.resources = previous?.resources ?? new ResourceTable()
         this.locales = previous?.locales ?? new Set()
         this.contentVersion = content.version
         const carried = previous?.handOver(content, options)
@@ -272,7 +272,7 @@ export class Catalog {
     /** Adds the resources and locales of the items that changed. */
     private indexNewItems(changes: Record<ContentType, ItemChange[]>) {
         const banner = this.settings.banner
-        if (banner && 'served' in banner) this.resources.set(banner.served.hash, banner.served)
+        if (banner && 'served' in banner) this.resources.add(banner.served)
         addLocales(this.locales, this.settings.title)
         addLocales(this.locales, this.settings.description)
         for (const type of contentTypes) {
@@ -280,8 +280,7 @@ export class Catalog {
                 if (!item) continue
                 for (const role in item.resources) {
                     const resource = item.resources[role]!
-                    if ('served' in resource)
-                        this.resources.set(resource.served.hash, resource.served)
+                    if ('served' in resource) this.resources.add(resource.served)
                 }
                 const { title, subtitle, artists, author, description, tags } = item.fields
                 for (const text of [title, subtitle, artists, author, description])

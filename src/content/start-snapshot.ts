@@ -23,21 +23,24 @@ import {
 import { survivesJson } from './start-parse-cache.js'
 
 /**
- * A served resource as kept: `[hash, where, contentType]`, `where` the file's name in its item
- * folder or the place of a file Shelf made in the snapshot's `made`, then a pack slice's offset
- * and length; an Srl that points elsewhere is kept as it is.
+ * The served resources of a unit as kept, in one flat array, six values each: `role, hash,
+ * where, contentType, offset, length`, `where` the file's name in its item folder or the place
+ * of a file Shelf made in the snapshot's `made`, then a pack slice's offset and length (-1 and 0
+ * for a whole file). One array rather than one per resource and an object of them: a hundred
+ * thousand levels' records are parsed at every warm start, and every object parsed is collected.
  */
-type KeptResource =
-    | [string, string | number, string]
-    | [string, number, string, number, number]
-    | { external: Extract<Resource, { external: unknown }>['external'] }
+type KeptServed = (string | number)[]
 
-/** One unit: `[key, record file name, fields, resources, problems, reference positions]`. */
+/** Srls that point elsewhere, by role, kept as they are. */
+type KeptExternals = Record<string, Extract<Resource, { external: unknown }>>
+
+/** One unit: `[key, record file name, fields, served resources, external ones, problems, reference positions]`. */
 type KeptUnit = [
     string,
     string,
     ItemFields,
-    Record<string, KeptResource>,
+    KeptServed,
+    KeptExternals | 0,
     Problem[] | 0,
     [string, ProblemPosition][] | 0,
 ]
@@ -61,12 +64,15 @@ type ReadUnit = { index: number; key: string; record: ItemRecord; problems: Prob
 
 type KeptRecords = { header: RecordsHeader; units: ReadUnit[] }
 
+/** The comments and leaderboards of every unit kept (only folders without any are): one array for 200,000 at 100,000 levels. */
+const noParts = Object.freeze([]) as never[]
+
 const typeByPlural = new Map<string, ContentType>(
     contentTypes.map((type) => [contentTypeInfos[type].plural, type]),
 )
 
 /** A unit a start takes from the snapshot instead of reading it. */
-export type TakenUnit = { record: ItemRecord; problems: Problem[] | undefined }
+export type TakenUnit = { key: string; record: ItemRecord; problems: Problem[] | undefined }
 
 /** A unit as the start's load left it, for the next snapshot. */
 export type SnapshotUnit = { key: string; record: ItemRecord; problems: Problem[] | undefined }
@@ -75,7 +81,7 @@ export type SnapshotUnit = { key: string; record: ItemRecord; problems: Problem[
  * Bumped whenever what is kept, or what a unit's files make of it, changes; a snapshot made by
  * another build of Shelf is not trusted either (see `shelfBuild`).
  */
-const format = 1
+const format = 2
 
 /**
  * Times closer than this to the start's load are not trusted: a file changed in the same tick
@@ -167,8 +173,12 @@ export class StartSnapshot {
     /** The units the records file keeps, by type folder, until taken. */
     private kept: Map<string, ReadUnit[]> | undefined
     private defaults: RecordsHeader['defaults'] = {}
-    /** The units this start took, by key, and where they were in the files: their checks are kept at the next save. */
-    private readonly taken = new Map<string, ReadUnit>()
+    /**
+     * The units this start took, with where they were in the files: their checks are kept at the
+     * next save. A list, not a map by key: a hundred thousand keys hashed were a tenth of a second
+     * of a warm start, and nothing before the save looks a unit up.
+     */
+    private taken: ReadUnit[] = []
     private keptCount = 0
     /** The id of the snapshot whose units were taken. */
     private keptFrom: string | undefined
@@ -204,25 +214,28 @@ export class StartSnapshot {
 
     /** How many units this start took from the snapshot. */
     get takenCount() {
-        return this.taken.size
+        return this.taken.length
     }
 
     /**
-     * The units taken from the snapshot, by key, among them now those of this type that it keeps,
-     * given the type's defaults as the start read them. They are taken before the checks of their
-     * folders are over, so that the first catalog is built meanwhile: `rejected` then tells which
-     * of them are to be read again.
+     * Takes the units of this type that the snapshot keeps, given the type's defaults as the
+     * start read them, and of those the ones whose name the type folder's listing gives as a
+     * folder (`isListedFolder`). They are taken before the checks of their folders are over, so
+     * that the first catalog is built meanwhile: `rejected` then tells which of them are to be
+     * read again.
      */
-    async unchanged(
+    async take(
         type: ContentType,
         defaults: Record<string, unknown>,
-    ): Promise<ReadonlyMap<string, TakenUnit>> {
+        isListedFolder: (name: string) => boolean,
+    ): Promise<readonly TakenUnit[]> {
         const plural = contentTypeInfos[type].plural
         const units = this.kept?.get(plural)
         this.kept?.delete(plural)
-        if (units && this.defaults[type] === JSON.stringify(defaults))
-            for (const unit of units) this.taken.set(unit.key, unit)
-        return this.taken
+        if (!units || this.defaults[type] !== JSON.stringify(defaults)) return []
+        const taken = units.filter((unit) => isListedFolder(unit.record.name))
+        for (const unit of taken) this.taken.push(unit)
+        return taken
     }
 
     /**
@@ -234,10 +247,9 @@ export class StartSnapshot {
         this.kept = undefined
         const trusted =
             checked && checked.id === this.keptFrom && checked.unchanged.length === this.keptCount
-        const rejected: string[] = []
-        for (const [key, unit] of this.taken)
-            if (!trusted || checked.unchanged[unit.index] !== 1) rejected.push(key)
-        for (const key of rejected) this.taken.delete(key)
+        const isRejected = (unit: ReadUnit) => !trusted || checked.unchanged[unit.index] !== 1
+        const rejected = this.taken.filter(isRejected).map((unit) => unit.key)
+        if (rejected.length) this.taken = this.taken.filter((unit) => !isRejected(unit))
         return rejected
     }
 
@@ -287,30 +299,25 @@ export class StartSnapshot {
 
     /** A unit's line as the record it keeps; undefined when it is not one. */
     private readUnit(index: number, unit: KeptUnit, made: MadeFile[]): ReadUnit | undefined {
-        const [key, fileName, fields, kept, problems, positions] = unit
+        const [key, fileName, fields, served, externals, problems, positions] = unit
         const type = typeByPlural.get(key.slice(0, key.indexOf('/')))
-        if (!type) return undefined
+        if (!type || !Array.isArray(served)) return undefined
         const base = `${this.root}/${key}/`
-        const resources: Record<string, Resource> = {}
-        for (const role in kept) {
-            const resource = kept[role]!
-            if (!Array.isArray(resource)) {
-                resources[role] = resource
-                continue
-            }
-            const [hash, where, contentType, offset, length] = resource
+        const resources: Record<string, Resource> = externals ? { ...externals } : {}
+        for (let at = 0; at < served.length; at += 6) {
+            const role = served[at] as string
+            const hash = served[at + 1] as string
+            const where = served[at + 2]!
+            const contentType = sharedContentType(served[at + 3] as string)
+            const offset = served[at + 4] as number
+            const length = served[at + 5] as number
             const path = typeof where === 'string' ? base + where : made[where]?.[0]
             if (path === undefined) return undefined
             resources[role] = {
                 served:
-                    offset === undefined || length === undefined
-                        ? { hash, path, contentType: sharedContentType(contentType) }
-                        : {
-                              hash,
-                              path,
-                              contentType: sharedContentType(contentType),
-                              slice: { offset, length },
-                          },
+                    offset < 0
+                        ? { hash, path, contentType }
+                        : { hash, path, contentType, slice: { offset, length } },
             }
         }
         const file = `${key}/${fileName}`
@@ -321,8 +328,8 @@ export class StartSnapshot {
             fields,
             locateReference: keptReferenceLocator(this.root, file, positions || undefined),
             resources,
-            comments: [],
-            leaderboards: [],
+            comments: noParts,
+            leaderboards: noParts,
         }
         return { index, key, record, problems: problems || undefined }
     }
@@ -342,10 +349,16 @@ export class StartSnapshot {
         const capture: SnapshotUnit[] = []
         // A hundred thousand units sorted out at once held the event loop for a tenth of a second and more.
         const slices = new TurnSlices()
+        // A unit is still as taken when its record is the one taken.
+        const takenRecords = new Map<ItemRecord, ReadUnit>()
+        for (const unit of this.taken) {
+            if (slices.due()) await slices.pause()
+            takenRecords.set(unit.record, unit)
+        }
         for (const unit of units) {
             if (slices.due()) await slices.pause()
-            const taken = this.taken.get(unit.key)
-            if (taken?.record === unit.record) kept.push([taken.index, unit])
+            const taken = takenRecords.get(unit.record)
+            if (taken) kept.push([taken.index, unit])
             else if (isKeepable(unit)) capture.push(unit)
         }
         // In the order of the checks file, which the worker copies from.
@@ -354,7 +367,7 @@ export class StartSnapshot {
             Object.entries(defaults).map(([type, data]) => [type, JSON.stringify(data)]),
         )
         const sameDefaults = JSON.stringify(storedDefaults) === JSON.stringify(this.defaults)
-        this.taken.clear()
+        this.taken = []
         this.kept = undefined
         if (capture.length === 0 && kept.length === this.keptCount && sameDefaults) {
             await this.close()
@@ -435,21 +448,17 @@ export class StartSnapshot {
 
     private keptUnit({ key, record, problems }: SnapshotUnit, made: Map<string, number>): KeptUnit {
         const base = `${this.root}/${key}/`
-        const resources: Record<string, KeptResource> = {}
+        const served: KeptServed = []
+        let externals: KeptExternals | undefined
         for (const [role, resource] of Object.entries(record.resources)) {
             if ('external' in resource) {
-                resources[role] = { external: resource.external }
+                ;(externals ??= {})[role] = { external: resource.external }
                 continue
             }
             const { hash, path, contentType, slice } = resource.served
-            if (!slice && path.startsWith(base)) {
-                resources[role] = [hash, path.slice(base.length), contentType]
-                continue
-            }
-            const where = made.get(path)!
-            resources[role] = slice
-                ? [hash, where, contentType, slice.offset, slice.length]
-                : [hash, where, contentType]
+            const where =
+                !slice && path.startsWith(base) ? path.slice(base.length) : made.get(path)!
+            served.push(role, hash, where, contentType, slice?.offset ?? -1, slice?.length ?? 0)
         }
         const positions = record.file.endsWith('.json')
             ? 0
@@ -461,7 +470,8 @@ export class StartSnapshot {
             key,
             record.file.slice(key.length + 1),
             record.fields,
-            resources,
+            served,
+            externals ?? 0,
             problems ?? 0,
             positions,
         ]

@@ -38,13 +38,23 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
         return this.get(key) !== undefined
     }
 
-    /** A new version with `changes` applied: a value sets its key, `undefined` removes it. */
+    /**
+     * A new version with `changes` applied: a value sets its key, `undefined` removes it. The
+     * changes are handed over (the version may keep them as its layer): not to be changed after.
+     */
     with(changes: ReadonlyMap<K, V | undefined>): LayeredMap<K, V> {
         if (changes.size === 0) return this
         // Over an empty map (a first snapshot) the changes are the whole map: nothing to look through or merge.
         if (!this.below && this.own.size === 0) {
-            const own = new Map<K, V>()
-            for (const [key, value] of changes) if (value !== undefined) own.set(key, value)
+            // Kept as they are when they remove nothing: a first catalog's 100,000 entries are not copied.
+            let own = changes as ReadonlyMap<K, V>
+            for (const value of changes.values())
+                if (value === undefined) {
+                    const set = new Map<K, V>()
+                    for (const [key, value] of changes) if (value !== undefined) set.set(key, value)
+                    own = set
+                    break
+                }
             return new LayeredMap(own, undefined, own.size)
         }
         const own = new Map<K, V | typeof removed>()
