@@ -41,15 +41,26 @@ const written = async (file: string, paths: string[], info: Stats, folder: strin
     return cache
 }
 
-const linesOf = async (file: string) => (await readFile(file, 'utf8')).trimEnd().split('\n')
-
-test('a few paths are found in a large cache, and its save keeps every other line as it was', async () => {
+/** Runs `body` on a large cache file of `paths`, in a temporary folder removed after. */
+const withLargeCache = async (
+    body: (file: string, paths: string[], info: Stats, root: string) => Promise<void>,
+) => {
     const root = await temporaryFolder()
     const file = join(root, '.shelf', 'hashes.json')
     try {
         const info = statSync(root)
         const paths = [...manyPaths(root), ...odd(root)]
         await written(file, paths, info, join(root, 'levels', 'say "hi"'))
+        await body(file, paths, info, root)
+    } finally {
+        await rm(root, { recursive: true, force: true })
+    }
+}
+
+const linesOf = async (file: string) => (await readFile(file, 'utf8')).trimEnd().split('\n')
+
+test('a few paths are found in a large cache, and its save keeps every other line as it was', async () =>
+    withLargeCache(async (file, paths, info, root) => {
         const before = await linesOf(file)
         assert.ok(statSync(file).size > 2 * 1024 * 1024, 'large enough to be looked in')
 
@@ -88,22 +99,16 @@ test('a few paths are found in a large cache, and its save keeps every other lin
         assert.equal(next.lookup(renamed, info, always), served(renamed))
         for (const path of paths.filter((_, index) => index !== 5))
             assert.equal(next.lookup(path, info, always), served(path), path)
-    } finally {
-        await rm(root, { recursive: true, force: true })
-    }
-})
+    }))
 
-test('a save merges into the file as another process left it: neither loses what the other found', async () => {
-    const root = await temporaryFolder()
-    const file = join(root, '.shelf', 'hashes.json')
-    try {
-        const info = statSync(root)
-        const paths = manyPaths(root)
-        await written(file, paths, info, root)
+test('a save merges into the file as another process left it: neither loses what the other found', async () =>
+    withLargeCache(async (file, paths, info, root) => {
         const server = await HashCache.open(file)
         const exporter = await HashCache.open(file)
         assert.equal(server.lookup(paths[1]!, info, always), served(paths[1]!))
-        const [first, second] = odd(root)
+        const [first, second] = ['ファースト "1"', 'second'].map((name) =>
+            join(root, name, 'cover.png'),
+        )
         exporter.remember(first!, info, served(first!))
         await exporter.save()
         server.remember(second!, info, served(second!))
@@ -112,18 +117,10 @@ test('a save merges into the file as another process left it: neither loses what
         const next = await HashCache.open(file)
         for (const path of [...paths, first!, second!])
             assert.equal(next.lookup(path, info, always), served(path), path)
-    } finally {
-        await rm(root, { recursive: true, force: true })
-    }
-})
+    }))
 
-test('a cache broken past its header finds nothing, and its save writes what was found anew', async () => {
-    const root = await temporaryFolder()
-    const file = join(root, '.shelf', 'hashes.json')
-    try {
-        const info = statSync(root)
-        const paths = manyPaths(root)
-        await written(file, paths, info, root)
+test('a cache broken past its header finds nothing, and its save writes what was found anew', async () =>
+    withLargeCache(async (file, paths, info) => {
         const text = await readFile(file, 'utf8')
         const middle = text.indexOf('\n', text.length / 2)
         await writeFile(file, `${text.slice(0, middle)}\n[cut, not JSON\n${text.slice(middle + 1)}`)
@@ -134,18 +131,10 @@ test('a cache broken past its header finds nothing, and its save writes what was
         await cache.save()
         const next = await HashCache.open(file)
         assert.equal(next.lookup(paths[0]!, info, always), served(paths[0]!))
-    } finally {
-        await rm(root, { recursive: true, force: true })
-    }
-})
+    }))
 
-test('a cache of version 4 (lines not in order) is read whole and written in order', async () => {
-    const root = await temporaryFolder()
-    const file = join(root, '.shelf', 'hashes.json')
-    try {
-        const info = statSync(root)
-        const paths = manyPaths(root)
-        await written(file, paths, info, root)
+test('a cache of version 4 (lines not in order) is read whole and written in order', async () =>
+    withLargeCache(async (file, paths, info) => {
         const [, ...entries] = await linesOf(file)
         await writeFile(file, `{"version":4}\n${entries.reverse().join('\n')}\n`)
         const old = await HashCache.open(file)
@@ -157,9 +146,6 @@ test('a cache of version 4 (lines not in order) is read whole and written in ord
         assert.equal(JSON.parse((await linesOf(file))[0]!), { version: 5 })
         const next = await HashCache.open(file)
         for (const path of paths) assert.equal(next.lookup(path, info, always), served(path), path)
-    } finally {
-        await rm(root, { recursive: true, force: true })
-    }
-})
+    }))
 
 test.run()
