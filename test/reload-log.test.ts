@@ -1,9 +1,10 @@
 /**
  * The reload lines of `shelf serve` count what the owner changed: a save through a temporary
- * file (as sed -i and many editors save) is one file, and a removed folder is named once.
+ * file (as sed -i and many editors save) is one file, a removed folder is named once, and a new
+ * empty folder is named as made, not removed.
  */
 import { spawn } from 'node:child_process'
-import { rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -69,6 +70,12 @@ test('a save through a temporary file is one file, a removed folder one line', a
         const removed = next(/^reloaded /)
         await rm(join(content, 'levels/morning-dew'), { recursive: true })
         assert.match(await removed, /^reloaded levels\/morning-dew \(removed\) in \d+ ms$/)
+        const made = next(/^reloaded /)
+        await mkdir(join(content, 'levels/city-lights/comments'))
+        assert.match(
+            await made,
+            /^reloaded levels\/city-lights\/comments \(new folder\) in \d+ ms$/,
+        )
     } finally {
         child.kill('SIGTERM')
         await new Promise((resolve) => child.once('exit', resolve))

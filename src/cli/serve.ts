@@ -122,14 +122,17 @@ export const serve = async ({ options, listen }: ServeArguments) => {
 
 /**
  * What a reload was about, as the owner counts it: the files there now, since a save passes
- * editors' temporary files and folders by too; else (a deletion) what went.
+ * editors' temporary files and folders by too; else the folders made (a new `comments/`, before
+ * its first file); else (a deletion) what went.
  */
 const describeChange = (content: string, paths: readonly string[]) => {
-    const files = paths.filter((path) =>
-        statSync(join(content, path), { throwIfNoEntry: false })?.isFile(),
-    )
+    const kinds = paths.map((path) => statSync(join(content, path), { throwIfNoEntry: false }))
+    const files = paths.filter((_, index) => kinds[index]?.isFile())
     if (files.length === 1) return files[0]
     if (files.length) return `${files.length} files`
+    const folders = paths.filter((_, index) => kinds[index]?.isDirectory())
+    if (folders.length === 1) return `${folders[0]} (new folder)`
+    if (folders.length) return `${folders.length} new folders`
     // A removed folder comes with everything that was in it.
     const [top] = [...paths].sort((a, b) => a.length - b.length)
     return paths.every((path) => path === top || path.startsWith(`${top}/`))

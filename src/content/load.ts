@@ -2,7 +2,7 @@
 // of the promise versions' bookkeeping: at a hundred thousand items that is most of start-up.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { setImmediate as nextTurn } from 'node:timers/promises'
+import { TurnSlices } from '../util/turn-slices.js'
 import { commentFromFile, commentOrder, type CommentRecord } from './comment-file.js'
 import { chartFormatOfFile, type ChartFormat } from '../charts/chart-formats.js'
 import type { EnginePackage } from '../charts/engine-packages.js'
@@ -101,9 +101,6 @@ export const withParts = (record: ItemRecord, parts: ItemParts): ItemRecord => (
 
 const isCommentFile = (name: string) => name.endsWith('.md') && !isIgnored(name)
 const isLeaderboardFile = (name: string) => /\.(ya?ml|json)$/.test(name) && !isIgnored(name)
-
-/** Files read between two turns of the event loop when a whole folder of comments is read. */
-const filesPerTurn = 64
 
 /**
  * One state of the whole folder. Each entry of a type folder is a unit, keyed by its path
@@ -368,9 +365,10 @@ export class FolderLoader {
                     outcomes.push({ file: known, problems: [] })
             names = listed
         }
-        for (const [index, name] of names.entries()) {
-            // Reading thousands of comments is no reason for requests to wait for all of them.
-            if (index % filesPerTurn === filesPerTurn - 1) await nextTurn()
+        // Reading thousands of comments is no reason for requests to wait for all of them.
+        const slices = new TurnSlices()
+        for (const name of names) {
+            if (slices.due()) await slices.pause()
             const file = `${folder}/${name}`
             const loader = new FolderLoader(this.root, this.tools)
             const isFile = files === 'all' || (accepts(name) && loader.kindAt(file) === 'file')
