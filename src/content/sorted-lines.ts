@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { close, closeSync, fstatSync, openSync, readSync } from 'node:fs'
 
 /** A line of the file: where it starts, where the next one starts, and its text without the newline. */
 export type Line = { start: number; end: number; text: string }
@@ -58,8 +58,12 @@ export class SortedLines {
         }
     }
 
+    /**
+     * Closes the file off the main thread: once a save has replaced it, the last descriptor's
+     * close frees its blocks, which for 90 MB held the event loop for tens of milliseconds.
+     */
     close() {
-        closeSync(this.descriptor)
+        close(this.descriptor, () => undefined)
     }
 
     /** The line starting at `start` (the last one may lack its newline). */
