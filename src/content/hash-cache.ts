@@ -101,7 +101,7 @@ const racyListingMs = 1000
  * items (a start from the snapshot where a few changed, a reload) finds their entries with a few
  * small reads, and its save copies the file's other lines as they are: at a hundred thousand
  * levels the file holds 400,000 entries (90 MB), which took 3 s to read and 160 MB of heap. A load
- * that looks up many (a start that reads every folder) reads the file whole, as one piece.
+ * that looks up many (a start that reads every folder) reads the file whole, as before.
  */
 export class HashCache {
     /** The save under way, which the next one waits for. */
@@ -114,7 +114,7 @@ export class HashCache {
     private keepingUnseen = false
     /** The file as opened to look entries up one at a time; null when it cannot be (`lookable`). */
     private sorted: SortedLines | null | undefined
-    /** Entries looked up one at a time, and how many more until the whole file is worth reading. */
+    /** How many paths are looked up one at a time before the whole file is read instead. */
     private lookupBudget = 0
     /** The paths looked up one at a time (both kinds of entry of a path are found at once). */
     private lookedUp = new Set<string>()
