@@ -350,9 +350,10 @@ export const startShelf = async (
             before: readSince,
         }),
     )
-    // Right after listening rather than after the first scan: at 100,000 levels the scan lasts
-    // half a minute, and writes come during it.
-    if (writes || watcher) setImmediate(loadFrontMatterParser)
+    // Before the listening line rather than after the first scan (at 100,000 levels it lasts half
+    // a minute, and writes come during it) or right after the line, where it held the first
+    // requests 30-40 ms (docs/performance.md, the first scan's requests).
+    if (writes || watcher) loadFrontMatterParser()
     // Written once the start is over and every folder watched, out of the requests' way.
     const fromSnapshot = snapshot.takenCount
     const snapshotSaved = watching

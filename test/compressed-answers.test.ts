@@ -228,4 +228,29 @@ test('each encoding is made once per answer, and what a cache counts covers them
     )
 })
 
+test('an answer of parts: the bytes and ETag of the parts as one, each encoding made from them whenever it is asked', () => {
+    const partsOf = (word: string, count: number) =>
+        Array.from({ length: count }, (_, index) =>
+            Buffer.from(`{"name":"${word}-${index}","title":"${word} 朝露 ${index}"},`),
+        )
+    // Larger than the buffer parts are joined in (1 MiB) as well as smaller.
+    for (const count of [300, 30_000]) {
+        const first = partsOf('first', count)
+        const second = partsOf('second', count)
+        const a = new EncodedAnswer(first, undefined, true)
+        const b = new EncodedAnswer(second, undefined, true)
+        const whole = (parts: Buffer[]) => new EncodedAnswer(Buffer.concat(parts), undefined, true)
+        // Each answer's encodings are made after the other's parts were joined: neither takes the other's bytes.
+        const bGzip = b.for('gzip')
+        const aBr = a.for('br')
+        assert.ok(brotliDecompressSync(aBr.body).equals(Buffer.concat(first)), `${count}: br`)
+        assert.ok(gunzipSync(bGzip.body).equals(Buffer.concat(second)), `${count}: gzip`)
+        assert.is(aBr.etag, `${whole(first).identity.etag.slice(0, -1)}-br"`)
+        // Made as one buffer only now, when asked for as they are.
+        assert.ok(a.for(undefined).body.equals(Buffer.concat(first)), 'as they are')
+        assert.is(a.identity.etag, whole(first).identity.etag, 'the ETag of the bytes')
+        assert.is(a.keptBytes, whole(first).keptBytes)
+    }
+})
+
 test.run()

@@ -1,4 +1,3 @@
-import etag from 'etag'
 import type { Context, Next } from 'koa'
 import { EncodedAnswer, isCompressibleType } from './encoded-answer.js'
 
@@ -16,21 +15,22 @@ export type EncodedState = {
  * a string or a Buffer, and a text Content-Type. A body a cache already holds as an
  * `EncodedAnswer` (put in `ctx.state.encodedAnswer`) is compressed only the first time each
  * encoding is asked for; any other body is compressed for this request alone, unless the
- * prepared answers keep it (src/http/prepared-answers.ts). Other bodies (resources) keep their
- * own ETag and are sent as they are.
+ * prepared answers keep it (src/http/prepared-answers.ts); a route may answer so too, with an
+ * answer's `body` (one of parts: respond.ts). Other bodies (resources) keep their own ETag and
+ * are sent as they are.
  */
 export const encodeAnswers = async (ctx: Context, next: Next) => {
     await next()
     const body: unknown = ctx.body
-    if (
-        ctx.status < 200 ||
-        ctx.status >= 300 ||
-        !(typeof body === 'string' || Buffer.isBuffer(body))
-    )
-        return
+    if (!(typeof body === 'string' || Buffer.isBuffer(body))) return
     const state = ctx.state as EncodedState
-    const answer =
-        state.encodedAnswer?.identity.body === body ? state.encodedAnswer : answerOf(ctx, body)
+    const given = state.encodedAnswer?.holds(body) ? state.encodedAnswer : undefined
+    if (ctx.status < 200 || ctx.status >= 300) {
+        // An answer of parts stands in the body by an empty buffer (encoded-answer.ts).
+        if (given) ctx.body = given.identity.body
+        return
+    }
+    const answer = given ?? answerOf(ctx, body)
     state.encodedAnswer = answer
     const representation = answer.for(ctx.get('Accept-Encoding'))
     if (answer.compressible) ctx.vary('Accept-Encoding')
@@ -47,7 +47,7 @@ const answerOf = (ctx: Context, body: string | Buffer) => {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body)
     return new EncodedAnswer(
         bytes,
-        ctx.response.get('ETag') || etag(bytes),
+        ctx.response.get('ETag') || undefined,
         isCompressibleType(ctx.response.type),
     )
 }

@@ -1,3 +1,4 @@
+import etagOf from 'etag'
 import Negotiator from 'negotiator'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
@@ -75,47 +76,109 @@ const encodedEtag = (etag: string, encoding: Encoding) =>
     encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`
 
 /**
+ * Where the parts of an answer (a list page's items' stored JSON) are joined to be hashed and
+ * compressed, rather than in a buffer of their own, which a typed search asked compressed never
+ * sends. V8 counts a new buffer's bytes against the old generation's limit until a collection
+ * frees it: at 10,000 levels, with about 40 MB to spare over an old generation of 50 MB grown by
+ * half (src/cli/main.ts), 95 KB a search at 800 searches a second began a full collection every
+ * 0.3 s (a third of the CPU of the compressed quick-search mix, and its p99; docs/performance.md).
+ */
+let scratch = Buffer.allocUnsafeSlow(0)
+/** Larger answers are joined in a buffer of their own: no buffer that size is kept for them. */
+const scratchMaxBytes = 1024 * 1024
+
+/** The parts in one buffer, good until the next call: for a use that ends before it returns. */
+const joinedForNow = (parts: readonly Buffer[], length: number) => {
+    if (length > scratchMaxBytes) return Buffer.concat(parts, length)
+    if (scratch.length < length)
+        scratch = Buffer.allocUnsafeSlow(
+            Math.min(scratchMaxBytes, 2 ** Math.ceil(Math.log2(length))),
+        )
+    let at = 0
+    for (const part of parts) at += part.copy(scratch, at)
+    return scratch.subarray(0, length)
+}
+
+/**
  * A text answer with the representations it is sent in: its bytes as they are, and brotli and
  * gzip made from them on the first request that asks for each. An answer kept for a snapshot
  * (the response cache, the prepared answers) is therefore compressed at most once per encoding,
  * and an answer asked for once (a client's cache-buster, a player's own view) only in the
- * encoding it was asked in.
+ * encoding it was asked in. An answer made of parts is put in one buffer of its own only when it
+ * is sent as it is or kept.
  */
 export class EncodedAnswer {
     private readonly representations: Partial<Record<Encoding, Representation>> = {}
     /** Until a cache keeps the answer, it is compressed for one request: quickly rather than small. */
     private effort: keyof typeof levels = 'once'
+    /** The answer's bytes in parts, until its identity representation is made. */
+    private parts: readonly Buffer[] | undefined
+    /** Bytes of the answer as it is. */
+    private readonly length: number
+    private readonly etag: string
+    /**
+     * What a route answers with as `ctx.body`: the answer's bytes, or for an answer of parts an
+     * empty stand-in, which encode-answers.ts replaces by the representation asked for. (An object
+     * as the body would have Koa's setter test it against the web's streams and `Response`, whose
+     * first use loads undici: 35 ms of the first list page after a start.)
+     */
+    readonly body: Buffer
 
     constructor(
-        body: Buffer,
-        etag: string,
+        body: Buffer | readonly Buffer[],
+        /** Its validator; by default the ETag of its bytes. */
+        etag: string | undefined,
         /** Whether the answer is text: only then is it sent compressed, and does it vary by Accept-Encoding. */
         readonly compressible: boolean,
     ) {
-        this.representations.identity = { encoding: 'identity', body, etag }
+        if (Buffer.isBuffer(body)) {
+            this.length = body.length
+            this.etag = etag ?? etagOf(body)
+            this.representations.identity = { encoding: 'identity', body, etag: this.etag }
+            this.body = body
+        } else {
+            this.body = Buffer.alloc(0)
+            this.parts = body
+            this.length = body.reduce((sum, part) => sum + part.length, 0)
+            this.etag = etag ?? etagOf(joinedForNow(body, this.length))
+        }
     }
 
     get identity(): Representation {
-        return this.representations.identity!
+        let identity = this.representations.identity
+        if (!identity) {
+            const body = Buffer.concat(this.parts!, this.length)
+            identity = { encoding: 'identity', body, etag: this.etag }
+            this.representations.identity = identity
+            this.parts = undefined
+        }
+        return identity
+    }
+
+    /** Whether a response's body is this answer: its `body`, or its bytes as it is. */
+    holds(body: unknown): boolean {
+        return body === this.body || body === this.representations.identity?.body
     }
 
     /** The representation for a request with this Accept-Encoding. */
     for(acceptEncoding: string | undefined): Representation {
         return this.in(
-            this.compressible && this.identity.body.length >= minimumBytes
+            this.compressible && this.length >= minimumBytes
                 ? encodingFor(acceptEncoding)
                 : 'identity',
         )
     }
 
     in(encoding: Encoding): Representation {
+        if (encoding === 'identity') return this.identity
         let representation = this.representations[encoding]
         if (!representation) {
-            const { body, etag } = this.identity
+            const bytes =
+                this.representations.identity?.body ?? joinedForNow(this.parts!, this.length)
             representation = {
                 encoding,
-                body: compress(encoding as Exclude<Encoding, 'identity'>, body, this.effort),
-                etag: encodedEtag(etag, encoding),
+                body: compress(encoding, bytes, this.effort),
+                etag: encodedEtag(this.etag, encoding),
             }
             this.representations[encoding] = representation
         }
@@ -133,7 +196,7 @@ export class EncodedAnswer {
      * bytes, and a quarter more for brotli and gzip (JSON and pages compress to a tenth or less).
      */
     get keptBytes(): number {
-        const { length } = this.identity.body
+        const { length } = this
         return this.compressible && length >= minimumBytes ? Math.ceil(length * 1.25) : length
     }
 }

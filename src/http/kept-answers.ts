@@ -1,4 +1,3 @@
-import etag from 'etag'
 import type { ItemRenderer } from '../answers/render-item.js'
 import { cachesPer } from './answer-caches.js'
 import type { ShelfContext } from './request-state.js'
@@ -32,8 +31,7 @@ export const respondKept = <T>(ctx: ShelfContext, reads: readonly string[], buil
     ].join('\n')
     let answer = cache.get(key)
     if (!answer) {
-        const body = Buffer.from(JSON.stringify(build()))
-        answer = new EncodedAnswer(body, etag(body), true).keep()
+        answer = new EncodedAnswer(Buffer.from(JSON.stringify(build())), undefined, true).keep()
         cache.set(key, answer)
     }
     ctx.type = 'application/json; charset=utf-8'

@@ -1,4 +1,6 @@
 import type { Context } from 'koa'
+import type { EncodedState } from './encode-answers.js'
+import { EncodedAnswer } from './encoded-answer.js'
 
 /**
  * Sends a JSON body serialized once here, so that the ETag middleware hashes the same string
@@ -12,7 +14,8 @@ export const respond = <T>(ctx: Context, body: T) => {
 /**
  * Sends a body with an `items` array whose entries are JSON already, in UTF-8 and each in parts
  * (a list page from its items' stored JSON): the rest of the body is serialized here and the items' bytes are put
- * in as they are.
+ * in as they are. The parts go as one answer (encoded-answer.ts), joined in a buffer of their own
+ * only when sent as they are or kept: a typed search asked compressed is compressed from them.
  */
 export const respondWithItems = <T extends { items: unknown[] }>(
     ctx: Context,
@@ -26,8 +29,10 @@ export const respondWithItems = <T extends { items: unknown[] }>(
         parts.push(...json)
     })
     parts.push(Buffer.from(rest === '{}' ? ']}' : `],${rest.slice(1)}`))
+    const answer = new EncodedAnswer(parts, undefined, true)
     ctx.type = 'application/json; charset=utf-8'
-    ctx.body = Buffer.concat(parts)
+    ctx.body = answer.body
+    ;(ctx.state as EncodedState).encodedAnswer = answer
 }
 
 const itemsOpen = Buffer.from('{"items":[')

@@ -1,4 +1,3 @@
-import etag from 'etag'
 import type { Context, Next } from 'koa'
 import type { Catalog } from '../catalog/catalog.js'
 import { cachesPer } from './answer-caches.js'
@@ -54,12 +53,12 @@ export const cachedResponses = async (ctx: ShelfContext, next: Next) => {
     )
         return
     if (String(ctx.response.get('Cache-Control') ?? '').includes('no-store')) return
-    // An answer kept by what it is of (kept-answers.ts) is compressed already: the URL shares it.
-    const kept = state.encodedAnswer?.identity.body === answered ? state.encodedAnswer : undefined
+    // An answer kept by what it is of (kept-answers.ts), or of parts (respond.ts): the URL shares it.
+    const given = state.encodedAnswer?.holds(answered) ? state.encodedAnswer : undefined
     const body = Buffer.isBuffer(answered) ? answered : Buffer.from(answered)
     // Compressed as a kept answer from the first ask on, so that each ask gets the same bytes for one ETag.
-    const entry = (kept ?? new EncodedAnswer(body, etag(body), true)).keep()
+    const entry = (given ?? new EncodedAnswer(body, undefined, true)).keep()
     if (state.askedBefore) cache.set(key, entry)
-    ctx.body = body
+    ctx.body = entry.body
     state.encodedAnswer = entry
 }
