@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/startup.ts --levels example,1000,10000 [--seed 1] [--cache cold,warm]
  *                                      [--launch node,npm] [--server dist/cli/main.js]
- *                                      [--shelf-args=FLAGS] [--timeout 600] [--json]
+ *                                      [--shelf-args=FLAGS] [--change N] [--timeout 600] [--json]
  *
  * Trees are generated once into bench/out/ (gitignored) and reused while their size, seed and
  * generator version match; `example` is the project's own content/. Each size is started with
@@ -13,7 +13,14 @@
  * (which first checks whether src/ changed since the last build; memory is then not read, npm's
  * process being the one started). `npm run bench` (bench/run.ts) measures the same starts and
  * then the server under load.
+ *
+ * `--change N` edits N levels (their `item.json` replaced by a rename) before each warm start and
+ * puts them back after: a start from a snapshot that a few items changed since, as after a pull.
+ * Both the edit and its undoing change the items, so the figure holds run after run for as long
+ * as the snapshot stays (a start stopped at its first list does not write a new one).
  */
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseCount } from './generate-pack-tree.js'
 import { log } from './output.js'
@@ -30,17 +37,20 @@ import {
     type StartMeasurement,
 } from './shelf-process.js'
 import { ensureTree } from './trees.js'
+import { editLevel } from './level-edits.js'
 
 interface Options extends ServerBenchSettings {
     /** 0 stands for the example content. */
     sizes: number[]
     caches: CacheState[]
     launches: Launch[]
+    /** Levels edited before a warm start. */
+    changed: number
 }
 
 const USAGE =
     'usage: node --import tsx bench/startup.ts --levels example,1000,10000 [--seed S] [--cache cold,warm] [--launch node,npm] ' +
-    '[--server dist/cli/main.js] [--shelf-args=FLAGS] [--trees bench/out] [--timeout SECONDS] [--json]'
+    '[--server dist/cli/main.js] [--shelf-args=FLAGS] [--change N] [--trees bench/out] [--timeout SECONDS] [--json]'
 
 function parseCaches(text: string): CacheState[] {
     const caches = text.split(',').map((part) => part.trim())
@@ -66,6 +76,7 @@ function parseOptions(argv: string[]): Options {
             levels: { type: 'string', default: '1000,10000' },
             cache: { type: 'string', default: 'cold,warm' },
             launch: { type: 'string', default: 'node' },
+            change: { type: 'string', default: '0' },
             ...serverBenchOptions,
         },
     })
@@ -79,8 +90,21 @@ function parseOptions(argv: string[]): Options {
             .map((part) => (part.trim() === 'example' ? 0 : parseCount('--levels', part.trim()))),
         caches: parseCaches(values.cache),
         launches: parseLaunches(values.launch),
+        changed: values.change === '0' ? 0 : parseCount('--change', values.change),
         ...readServerBenchOptions(values),
     }
+}
+
+/** Edits `count` levels spread over the tree; answers how to put each back. */
+async function editLevels(dir: string, count: number) {
+    const names = (await readdir(join(dir, 'levels'))).sort()
+    const undo = []
+    for (let index = 0; index < count; index++) {
+        const name = names[Math.floor((names.length * index) / count)]!
+        undo.push(await editLevel(dir, name, 'bench/startup.ts'))
+    }
+    log(`edited ${count} levels before the start`)
+    return undo
 }
 
 async function main(): Promise<void> {
@@ -95,6 +119,10 @@ async function main(): Promise<void> {
                 log(
                     `starting Shelf by ${launch} on ${levels ? `${levels} levels` : 'the example content'} (${cache} cache) …`,
                 )
+                const undo =
+                    cache === 'warm' && contentDir && options.changed
+                        ? await editLevels(contentDir, options.changed)
+                        : []
                 const row = await measureStart(
                     { ...options, launch },
                     contentDir,
@@ -104,6 +132,7 @@ async function main(): Promise<void> {
                     ...failedMeasurement(levels, cache, error),
                     launch,
                 }))
+                for (const putBack of undo) await putBack()
                 rows.push(row)
             }
         }

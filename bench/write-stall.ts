@@ -48,6 +48,7 @@ import {
 } from './shelf-process.js'
 import { framesDuring, mainThreadProfile } from './stall-frames.js'
 import { ensureTree } from './trees.js'
+import { editLevel } from './level-edits.js'
 
 const stallTargetMs = 20
 /** A little more than the quiet the server waits for before it saves its hash cache (server.ts). */
@@ -177,22 +178,6 @@ const pinging = (url: string) => {
     }
 }
 
-/** Replaces a level's `item.json` by a rename, its title changed; answers how to put it back. */
-const editLevel = async (dir: string, name: string) => {
-    const file = join(dir, 'levels', name, 'item.json')
-    // A dot file is never content: the watcher does not report it.
-    const temporary = join(dir, 'levels', name, '.item.json.bench')
-    const original = await readFile(file, 'utf8')
-    const item = JSON.parse(original) as { title: { en: string } }
-    item.title.en += ' (edited by bench/write-stall.ts)'
-    await writeFile(temporary, `${JSON.stringify(item, null, 4)}\n`)
-    await rename(temporary, file)
-    return async () => {
-        await writeFile(temporary, original)
-        await rename(temporary, file)
-    }
-}
-
 /** The form players comment on levels with, as the example's server.yaml has it. */
 const commentForm = `  community:
     - type: comment
@@ -258,7 +243,7 @@ const run = async (dir: string, server: RunningServer, player: () => Promise<Pla
         const writer = await player()
         await sleep(Math.max(0, listening + 1000 - Date.now()))
         now(`a content edit${during()}`)
-        undo.push(await editLevel(dir, level(1)))
+        undo.push(await editLevel(dir, level(1), 'bench/write-stall.ts'))
         await sleep(Math.max(0, listening + 2000 - Date.now()))
         now(`a comment${during()}`)
         undo.push(await comment(writer, dir, level(2)))
@@ -269,7 +254,7 @@ const run = async (dir: string, server: RunningServer, player: () => Promise<Pla
         now('the snapshot saved')
         await sleep(1000)
         now('a content edit')
-        undo.push(await editLevel(dir, level(3)))
+        undo.push(await editLevel(dir, level(3), 'bench/write-stall.ts'))
         await sleep(afterEditMs)
         now("a comment, then the hash cache's save")
         undo.push(await comment(writer, dir, level(4)))

@@ -79,8 +79,9 @@ export type RunningShelf = {
 }
 
 /**
- * Saving the hash cache writes every entry (a hundred thousand levels make tens of megabytes), so
- * after reloads it waits for a quiet moment rather than running after every save of a file.
+ * Saving the hash cache writes the whole file (a hundred thousand levels make tens of megabytes,
+ * most of them copied as they are), so after reloads it waits for a quiet moment rather than
+ * running after every save of a file.
  */
 const saveHashesAfterMs = 10_000
 

@@ -6,10 +6,11 @@
  * type's defaults changed. A snapshot cut short, broken or of another build is ignored.
  */
 import type { LevelItem, ServerItemDetails, ServerItemList } from '@sonolus/core'
-import { cp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { HashCache } from '../src/content/hash-cache.js'
 import { racyMs } from '../src/content/start-snapshot.js'
 import { startShelf, type RunningShelf } from '../src/server.js'
 import { eventually } from './support/eventually.js'
@@ -28,8 +29,13 @@ type Folder = { content: string; cache: string }
  * A copy of the example whose first start wrote a snapshot. The snapshot trusts only files older
  * than its clock's granularity when read, so the start waits for the copy to be that old.
  */
-const snapshotted = async (): Promise<Folder> => {
-    const content = await copyContent()
+const snapshotted = async (folderName?: string): Promise<Folder> => {
+    let content = await copyContent()
+    if (folderName) {
+        const named = join(await temporaryFolder(), folderName)
+        await rename(content, named)
+        content = named
+    }
     const cache = await temporaryFolder('shelf-cache-')
     const copied = Date.now()
     await eventually(
@@ -138,6 +144,84 @@ test('files and item folders added, removed and renamed while down are seen', as
     assert.ok(taken.problems.some((problem) => problem.startsWith('levels/city-lights')))
     assert.ok(taken.problems.some((problem) => problem.startsWith('levels/thunder-road')))
     assert.equal(taken, without)
+})
+
+test('with a large hash cache, a start where a few items changed looks up only theirs, serves them as a start without the snapshot, and its save keeps every other entry', async () => {
+    // Every path the cache keys entries by has characters JSON escapes, or writes as they are.
+    const folder = await snapshotted('コンテンツ "shelf"')
+    const cacheFile = join(folder.cache, 'hashes.json')
+    // Entries of paths elsewhere (another tree's, say) make the cache large enough to be looked
+    // in one entry at a time rather than read whole.
+    const padding = await HashCache.open(cacheFile)
+    await padding.loaded()
+    padding.keepUnseen()
+    const info = await stat(folder.cache)
+    for (let index = 0; index < 20_000; index++) {
+        const path = join(folder.cache, 'elsewhere', `level-${index}`, 'cover.png')
+        padding.remember(path, info, { hash: '0'.repeat(40), path, contentType: 'image/png' })
+    }
+    await padding.save()
+    assert.ok((await stat(cacheFile)).size > 2 * 1024 * 1024)
+    const linesBefore = (await readFile(cacheFile, 'utf8')).split('\n')
+
+    const levels = join(folder.content, 'levels')
+    const cover = join(levels, 'city-lights/cover.png')
+    const bytes = await readFile(cover)
+    bytes[bytes.length - 1]! ^= 0xff
+    await writeFile(`${cover}.new`, bytes)
+    await rename(`${cover}.new`, cover)
+    const record = join(levels, 'morning-dew/item.md')
+    await writeFile(
+        record,
+        (await readFile(record, 'utf8')).replace(
+            /^title: .*$/m,
+            'title: { en: "Dew ナイト \\"quoted\\"" }',
+        ),
+    )
+    await cp(join(levels, 'first-light'), join(levels, 'first-light-copy'), { recursive: true })
+    await rm(join(levels, 'rough-sketch'), { recursive: true })
+    // Listings of folders changed in the last second are not kept: the next start would list them again.
+    const edited = Date.now()
+    await eventually(
+        'the edits are older than the caches trust',
+        async () => Date.now() - edited > racyMs + 100,
+    )
+
+    const { fromSnapshot, with: taken, without } = await withAndWithout(folder)
+    assert.ok(fromSnapshot > 0)
+    assert.equal(taken, without)
+    assert.ok(Object.keys(taken.details).includes('first-light-copy'))
+    assert.not.ok(Object.keys(taken.details).includes('rough-sketch'))
+    assert.is(taken.details['morning-dew']!.item.title, 'Dew ナイト "quoted"')
+    const linesAfter = new Set((await readFile(cacheFile, 'utf8')).split('\n'))
+    const elsewhere = linesBefore.filter((line) => line.includes('elsewhere'))
+    assert.is(elsewhere.length, 20_000)
+    assert.ok(
+        elsewhere.every((line) => linesAfter.has(line)),
+        'the other entries are kept as they were',
+    )
+
+    // The entries the start from the snapshot did not look up are kept and used: one given a hash
+    // no file has is served so by a start without the snapshot, which reads it rather than
+    // hashing the file again.
+    const kept = join(folder.content, 'levels', 'night-drive', 'cover.png')
+    const text = await readFile(cacheFile, 'utf8')
+    const line = text.split('\n').find((entry) => entry.startsWith(`[${JSON.stringify(kept)},`))
+    assert.ok(line, 'the entry of a level taken from the snapshot is kept')
+    const marked = 'f'.repeat(40)
+    await writeFile(cacheFile, text.replace(line, line.replace(/"[0-9a-f]{40}"/, `"${marked}"`)))
+    await rm(join(folder.cache, 'start-records.jsonl'))
+    const plain = await start(folder.content, folder.cache)
+    try {
+        assert.is(plain.fromSnapshot, 0)
+        const { details } = await served(plain)
+        assert.is(details['night-drive']!.item.cover.hash, marked)
+        // Their items (their details list others, night-drive among them).
+        for (const name of ['city-lights', 'morning-dew', 'first-light-copy'])
+            assert.equal(details[name]!.item, without.details[name]!.item, name)
+    } finally {
+        await plain.close()
+    }
 })
 
 test('a level edited while down to name a missing item is left out, not served as the snapshot kept it', async () => {

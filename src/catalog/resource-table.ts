@@ -1,11 +1,18 @@
+import { randomInt } from 'node:crypto'
 import type { ServedFile } from '../content/resources.js'
 
 /** Marks a free place of the table: no string's key is negative. */
 const free = -1
 
+/**
+ * Where this process's keys begin: players' uploads are resources too, and a hash's place must
+ * not be one they can aim for (many uploads ground to one place would make every look-up there slow).
+ */
+const keySeed = randomInt(2 ** 31)
+
 /** The key of a hash: its first eight characters mixed into a non-negative 31-bit integer (any string has one). */
 const keyOf = (hash: string) => {
-    let key = 0x811c9dc5
+    let key = keySeed
     for (let at = 0; at < 8 && at < hash.length; at++)
         key = Math.imul(key ^ hash.charCodeAt(at), 0x01000193)
     return key >>> 1

@@ -268,7 +268,7 @@ export class FolderLoader {
         defaults: Record<string, unknown>,
         kept?: { parts: ItemParts; changes: PartChanges },
     ): Promise<LoadedUnit | undefined> {
-        // Its listing may be remembered: read a piece at a time, not at once in a reload after a snapshot's start.
+        // Its listing may be remembered: a cache to be read whole is read a piece at a time, not at once in a reload.
         await this.tools.processor.hashes.loaded()
         const listing = this.listItemFolder(folder)
         const names = new Set(listing.files)

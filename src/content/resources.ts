@@ -118,7 +118,7 @@ export class ResourceProcessor {
 
     /** Whether the bytes Shelf made for a served file an earlier run remembered are still whole on disk. */
     private async isThere() {
-        // Asked before every look-up: the entries are read a piece at a time, not at once in a reload after a snapshot's start.
+        // Asked before every look-up: a cache to be read whole (hash-cache.ts) is read a piece at a time, not at once in a reload.
         await this.hashes.loaded()
         const made = await this.madeFiles()
         return (served: ServedFile) =>

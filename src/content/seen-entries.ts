@@ -4,17 +4,22 @@ export type SeenEntry = { seen: boolean }
 /**
  * Maps the entries are spread over by their path's hash: a map grows by copying every entry it
  * holds into a table twice the size, which for one map of 400,000 entries (a hundred thousand
- * levels' resources) held the event loop for 35 ms at a time while a reload read them.
+ * levels' resources) held the event loop for 35 ms at a time while a reload read them. They are
+ * picked by the hash's top bits, which the file is ordered by (hash-cache.ts): the entries of one
+ * map are written together, sorted a few hundred at a time.
  */
-const shardBits = 4
+const shardBits = 8
+export const shardCount = 1 << shardBits
 
-/** FNV-1a of the path, its top bits picking the map. */
-const shardIndex = (path: string) => {
+/** FNV-1a of a path, which the hash cache's file is ordered by. */
+export const pathHash = (path: string) => {
     let hash = 0x811c9dc5
     for (let index = 0; index < path.length; index++)
         hash = Math.imul(hash ^ path.charCodeAt(index), 0x01000193)
-    return hash >>> (32 - shardBits)
+    return hash >>> 0
 }
+
+const shardIndex = (path: string) => pathHash(path) >>> (32 - shardBits)
 
 /**
  * Entries remembered per path from an earlier start, and which of them this run has seen: only
@@ -27,19 +32,34 @@ export class SeenEntries<Entry extends SeenEntry> {
     private seenCount = 0
     /** How many entries the file holds, and whether any of them was replaced since it was written. */
     private storedCount = 0
+    private writtenCount = 0
     private replaced = false
     private keepingUnseen = false
 
     /**
      * An entry as the file holds it, while the file is read: added one by one as they are parsed,
      * a piece at a time, since a map of a hundred thousand levels' 400,000 entries made at once
-     * held the event loop for most of a second.
+     * held the event loop for most of a second. One already there (looked up, or remembered) stays.
      */
     stored(path: string, entry: Entry) {
         const shard = this.shardOf(path)
-        const size = shard.size
+        if (shard.has(path)) return
         shard.set(path, entry)
-        this.storedCount += shard.size - size
+        this.storedCount++
+    }
+
+    /**
+     * Takes in the entries of `other`, which win over these: those looked up one at a time
+     * before the whole file was read into these.
+     */
+    absorb(other: SeenEntries<Entry>) {
+        for (const shard of other.shards)
+            for (const [path, entry] of shard) {
+                const mine = this.shardOf(path)
+                if (!mine.get(path)?.seen && entry.seen) this.seenCount++
+                mine.set(path, entry)
+            }
+        this.replaced ||= other.replaced
     }
 
     private shardOf(path: string) {
@@ -80,27 +100,36 @@ export class SeenEntries<Entry extends SeenEntry> {
         return this.replaced || (!this.keepingUnseen && this.seenCount !== this.storedCount)
     }
 
-    /**
-     * The entries seen, to be written, in pieces of `size` taken between turns of the event loop:
-     * at a hundred thousand levels, gathering them at once held the loop for tens of milliseconds.
-     * A path remembered while the pieces are taken (by a reload) leaves the entries unsaved again,
-     * so the next save writes it whichever version this one caught.
-     */
-    async *takeSeen(size: number): AsyncGenerator<[string, Entry][]> {
+    /** Whether an entry was remembered since the last save: what the file holds of the others is true. */
+    get changed() {
+        return this.replaced
+    }
+
+    /** A save begins: what is remembered from now on is saved by the next one. */
+    saving() {
         this.replaced = false
-        let count = 0
-        let piece: [string, Entry][] = []
-        for (const shard of this.shards)
-            for (const pair of shard) {
-                if (!pair[1].seen && !this.keepingUnseen) continue
-                piece.push(pair)
-                if (piece.length < size) continue
-                count += piece.length
-                yield piece
-                piece = []
-            }
-        count += piece.length
-        if (piece.length) yield piece
-        this.storedCount = count
+        this.writtenCount = 0
+    }
+
+    /**
+     * The entries of one map to be written: those seen, or all when unseen are kept. The
+     * count of them all, once the last is taken, is what the file holds (`saved`).
+     */
+    toWrite(shard: number): [string, Entry][] {
+        const pairs: [string, Entry][] = []
+        for (const pair of this.shards[shard]!)
+            if (pair[1].seen || this.keepingUnseen) pairs.push(pair)
+        this.writtenCount += pairs.length
+        return pairs
+    }
+
+    /** The save of every entry to be written (`toWrite`) is over. */
+    saved() {
+        this.storedCount = this.writtenCount
+    }
+
+    /** The entries seen. */
+    *seen(): Generator<[string, Entry]> {
+        for (const shard of this.shards) for (const pair of shard) if (pair[1].seen) yield pair
     }
 }

@@ -21,7 +21,7 @@ const temporaryName = (path: string) =>
 export const writeFileAtomic = async (
     path: string,
     /** Pieces of text are written as they come, each awaited: a large file is never one string. */
-    bytes: Buffer | string | AsyncIterable<string>,
+    bytes: Buffer | string | AsyncIterable<string | Uint8Array>,
     options: { mode?: number; flush?: boolean } = {},
 ) => {
     const temporary = temporaryName(path)
