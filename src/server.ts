@@ -352,8 +352,9 @@ export const startShelf = async (
         ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince })
         : undefined
     const watching = watcher?.ready ?? Promise.resolve()
-    // After the start, not in its way; only a server whose players write touches the content folder.
-    const removedLeftovers = watching.then(() =>
+    // After the start and its own saves, not in their way; only a server whose players write
+    // touches the content folder.
+    const removedLeftovers = Promise.all([watching, persisted]).then(() =>
         removeLeftovers({
             root: content,
             seen: writes ? leftovers : [],
