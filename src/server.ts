@@ -348,10 +348,14 @@ export const startShelf = async (
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
+    // It waits for the saves too: a start that read every folder of a hundred thousand levels
+    // peaked at a gigabyte while its hash cache was written beside the scan.
     const watcher = options.watch
-        ? watchFolder(content, (paths) => updates.applyWatched(paths), { readSince })
+        ? persisted.then(() =>
+              watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }),
+          )
         : undefined
-    const watching = watcher?.ready ?? Promise.resolve()
+    const watching = watcher?.then((started) => started.ready) ?? Promise.resolve()
     // After the start and its own saves, not in their way; only a server whose players write
     // touches the content folder.
     const removedLeftovers = Promise.all([watching, persisted]).then(() =>
@@ -392,7 +396,7 @@ export const startShelf = async (
         snapshotSaved,
         close: async () => {
             snapshot.abandon()
-            await watcher?.close()
+            await (await watcher)?.close()
             await removedLeftovers.catch(() => undefined)
             await persisted
             await snapshotSaved
