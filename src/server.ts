@@ -85,13 +85,15 @@ export type RunningShelf = {
  */
 const saveHashesAfterMs = 10_000
 
+/** A save of the state folder that failed is said, not thrown: serving goes on, and the next save tries again. */
+const reportFailedSave = (what: string) => (error: unknown) =>
+    console.error(`shelf: cannot save ${what}: ${(error as Error).message}`)
+
 const debounced = (task: () => Promise<void>, waitMs: number) => {
     let timer: NodeJS.Timeout | undefined
     const run = () => {
         timer = undefined
-        return task().catch((error: unknown) =>
-            console.error(`shelf: cannot save the hash cache: ${(error as Error).message}`),
-        )
+        return task().catch(reportFailedSave('the hash cache'))
     }
     return {
         schedule() {
@@ -342,9 +344,8 @@ export const startShelf = async (
         'request',
         createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
     )
-    const persisted = persist().catch((error: unknown) =>
-        console.error(`shelf: cannot save the hash cache: ${(error as Error).message}`),
-    )
+    // Made packs, the hash cache and the parse cache.
+    const persisted = persist().catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only once the socket listens: its scan
     // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
@@ -376,9 +377,7 @@ export const startShelf = async (
     // Its items' bytes are those the load made, on disk first.
     const snapshotSaved = Promise.all([watching, persisted])
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
-        .catch((error: unknown) =>
-            console.error(`shelf: cannot save the start snapshot: ${(error as Error).message}`),
-        )
+        .catch(reportFailedSave('the start snapshot'))
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     return {
         url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
