@@ -37,6 +37,7 @@ import { RoomRegistry } from './rooms/room-registry.js'
 import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
+import { firstRequests, warmUp } from './http/warm-up.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
@@ -379,8 +380,11 @@ export const startShelf = async (
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
         .catch(reportFailedSave('the start snapshot'))
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    // Before the listening line, so that the first requests after it find their code compiled.
+    await warmUp(url, firstRequests(options.name, catalog.items.level.keys().next().value))
     return {
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        url,
         addresses: addresses.list,
         port,
         server,
