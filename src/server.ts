@@ -140,7 +140,10 @@ const openContent = async (options: ShelfOptions) => {
         validator,
         processor,
         containment,
-        charts: { packages: new EnginePackages(content), converter },
+        charts: {
+            packages: new EnginePackages(content, join(stateFolder, 'engine-packages.json')),
+            converter,
+        },
         noticeLeftover: (path) => loaded || leftovers.push(path),
         parseCache,
     })

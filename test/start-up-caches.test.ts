@@ -18,6 +18,7 @@ import { HashCache } from '../src/content/hash-cache.js'
 import { MadePacks, readSlice } from '../src/content/made-pack.js'
 import { readServed, ResourceProcessor } from '../src/content/resources.js'
 import { signedShape, signedShapeExport } from '../src/auth/signed-shape.js'
+import { PackageDescriptions } from '../src/charts/package-descriptions.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
 import { schemaAjv } from '../src/content/schema-ajv.js'
 import { exportName, schemasFolder, validatedSchemaIds } from '../src/content/schemas.js'
@@ -418,6 +419,39 @@ test('files written without a flush are made durable through sync -f, or an fsyn
         )
     } finally {
         process.env.PATH = path
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test("an engine package's module is loaded again only when its version or main module changed", async () => {
+    const root = await temporaryFolder()
+    const file = join(root, 'engine-packages.json')
+    const entry = join(root, 'index.cjs')
+    try {
+        await writeFile(entry, 'module.exports = {}')
+        const loads: string[] = []
+        const describe = (descriptions: PackageDescriptions, version: string) =>
+            descriptions.describe('sonolus-x-engine', version, entry, async () => {
+                loads.push(version)
+                return { texts: { title: `X ${version}` }, formats: ['data.usc'] }
+            })
+        const said = { texts: { title: 'X 1.0.0' }, formats: ['data.usc'] }
+        assert.equal(await describe(new PackageDescriptions(file), '1.0.0'), said)
+        // A later start, nothing changed: kept.
+        const kept = await describe(new PackageDescriptions(file), '1.0.0')
+        assert.equal({ texts: kept.texts, formats: kept.formats }, said)
+        assert.equal(loads, ['1.0.0'])
+        await describe(new PackageDescriptions(file), '1.1.0')
+        assert.equal(loads, ['1.0.0', '1.1.0'])
+        // The same version, its module rewritten (a linked package being worked on).
+        await writeFile(entry, 'module.exports = { changed: true }')
+        await describe(new PackageDescriptions(file), '1.1.0')
+        assert.equal(loads, ['1.0.0', '1.1.0', '1.1.0'])
+        // A broken file is no reason not to start: the module is loaded.
+        await writeFile(file, '{"sonolus-x-engine": ')
+        await describe(new PackageDescriptions(file), '1.1.0')
+        assert.equal(loads.length, 4)
+    } finally {
         await rm(root, { recursive: true, force: true })
     }
 })
