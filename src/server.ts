@@ -325,7 +325,6 @@ export const startShelf = async (
         await shared.close()
         throw error
     })
-    const warnings = await startWarnings(options, stateFolder)
     const multiplayer = options.multiplayer && {
         url: options.multiplayer.url,
         rooms: new RoomRegistry(shared, { ...multiplayerDefaults, ...options.multiplayer }),
@@ -384,8 +383,16 @@ export const startShelf = async (
         .catch(reportFailedSave('the start snapshot'))
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    // Before the listening line, so that the first requests after it find their code compiled.
-    await warmUp(url, firstRequests(options.name, catalog.items.level.keys().next().value))
+    // Before the listening line, so that the first requests after it find their code compiled;
+    // meanwhile git, in a process of its own, says whether it tracks the session secret.
+    const [warnings] = await Promise.all([
+        startWarnings(options, stateFolder),
+        warmUp(
+            // Every address a wildcard listens on reaches it by the loopback.
+            isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
+            firstRequests(options.name, catalog.items.level.keys().next().value),
+        ),
+    ])
     return {
         url,
         addresses: addresses.list,

@@ -16,11 +16,20 @@ export const warmUp = async (url: string, requests: readonly FirstRequest[]) => 
 
 type FirstRequest = { path: string; encoding: string }
 
+/** A start never waits long for its own answer (an address the loopback does not reach, say). */
+const answerWithinMs = 2_000
+
 const ask = (url: string, encoding: string) =>
     new Promise<void>((done, fail) => {
-        get(url, { headers: { 'accept-encoding': encoding } }, (response) => {
-            response.resume().on('end', done).on('error', fail)
-        }).on('error', fail)
+        const request = get(
+            url,
+            { headers: { 'accept-encoding': encoding }, timeout: answerWithinMs },
+            (response) => {
+                response.resume().on('end', done).on('error', fail)
+            },
+        )
+        request.on('timeout', () => request.destroy(new Error('no answer in time')))
+        request.on('error', fail)
     })
 
 /** What a client asks first under the protocol name `name`, of a folder whose first level is `level`. */
