@@ -5,16 +5,28 @@
  * seconds), and the latencies of the two phases are compared.
  *
  *   node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after 5]
- *                                         [--seed 1] [--server dist/cli/main.js] [--json]
+ *                                         [--profile DIR] [--seed 1] [--server dist/cli/main.js]
+ *                                         [--json]
  *
  * The answer is the same page every time (as in `npm run bench`'s list scenario), so from the
  * second request on it costs Shelf a look-up and a write: what the scan adds is the time a
  * request waits behind the scan's work. Peak memory is the kernel's high-water mark (VmHWM) of
  * the whole run: reading, scanning and the load.
+ *
+ * A request is timed from when it was sent, and counts in the phase it was answered in; the
+ * first requests are sent at the listening line, as a user's would be. At 10 connections a stall
+ * of the event loop holds ten requests at once, so the p99 of a scan of 1,500 requests is about
+ * its second-longest stall: the server is started with bench/loop-stall-probe.js, and the longest
+ * stalls of the scan are printed beside the table, on the clock and in the main thread's CPU
+ * time (which the load of other processes inflates less). `--profile DIR` runs the server under
+ * `node --cpu-prof` and names the functions on the stack during each of them.
  */
 import autocannon from 'autocannon'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parseCount } from './generate-pack-tree.js'
 import { formatNumber, log, renderTable } from './output.js'
@@ -28,9 +40,21 @@ import {
     stopServer,
     toMiB,
 } from './shelf-process.js'
+import { framesDuring, mainThreadProfile } from './stall-frames.js'
 import { ensureTree } from './trees.js'
 
 const LIST_PATH = '/service/levels/list?localization=en'
+const probe = join(dirname(fileURLToPath(import.meta.url)), 'loop-stall-probe.js')
+/** How many of the scan's longest stalls are shown. */
+const shownStalls = 5
+
+/** A stall as bench/loop-stall-probe.js notes it: when it began (ms since the epoch, µs on the profiles' clock), clock and CPU ms. */
+interface Stall {
+    at: number
+    mono: number
+    ms: number
+    cpuMs: number
+}
 
 interface Phase {
     requests: number
@@ -49,6 +73,9 @@ interface ScanMeasurement {
     peakRssMiB: number | null
     rssMiB: number | null
     errors: number
+    /** The longest stalls of the loop during the scan, by CPU time, with when they began after the listening line (s). */
+    scanStalls: (Stall & { afterS: number; frames?: string })[]
+    loadAverage: string
 }
 
 const phaseOf = (latencies: number[]): Phase => {
@@ -63,8 +90,18 @@ const phaseOf = (latencies: number[]): Phase => {
     }
 }
 
+const readStalls = async (file: string): Promise<Stall[]> =>
+    (await readFile(file, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Stall)
+
 async function measureScan(
-    options: ReturnType<typeof readServerBenchOptions> & { connections: number; afterS: number },
+    options: ReturnType<typeof readServerBenchOptions> & {
+        connections: number
+        afterS: number
+        profile?: string
+    },
     contentDir: string,
     levels: number,
 ): Promise<ScanMeasurement> {
@@ -73,8 +110,24 @@ async function measureScan(
         log('first start, to fill the cache …')
         await measureStart({ ...options, serveArgs: ['--no-watch'] }, contentDir, levels, 'cold')
     }
-    const server = await startServer({ ...options, untilListening: true }, contentDir)
+    const work = await mkdtemp(join(tmpdir(), 'shelf-scan-'))
+    const stallLog = join(work, 'stalls.jsonl')
+    // Read by the probe in the server, which inherits this process's environment.
+    process.env.SHELF_STALL_LOG = stallLog
+    const server = await startServer(
+        {
+            ...options,
+            untilListening: true,
+            nodeArgs: [
+                '--import',
+                pathToFileURL(probe).href,
+                ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', options.profile] : []),
+            ],
+        },
+        contentDir,
+    )
     const listening = performance.now()
+    const listeningAt = Date.now()
     let scanning = true
     const during: number[] = []
     const after: number[] = []
@@ -96,12 +149,22 @@ async function measureScan(
     try {
         await server.watched
         const scanSeconds = (performance.now() - listening) / 1000
+        const watchedAt = Date.now()
         scanning = false
         await new Promise((resolve) =>
             setTimeout(resolve, Math.max(options.afterS, scanSeconds) * 1000),
         )
         load.stop()
         const memory = await readMemory(server.child.pid)
+        const loadAverage = loadavg()
+            .map((value) => value.toFixed(1))
+            .join(' ')
+        await stopServer(server.child)
+        const scanStalls = (await readStalls(stallLog))
+            .filter((stall) => stall.at >= listeningAt && stall.at < watchedAt)
+            .sort((a, b) => b.cpuMs - a.cpuMs)
+            .slice(0, shownStalls)
+        const profile = options.profile && (await mainThreadProfile(options.profile))
         return {
             levels,
             startupSeconds: server.startupSeconds,
@@ -111,10 +174,24 @@ async function measureScan(
             peakRssMiB: toMiB(memory?.peakBytes),
             rssMiB: toMiB(memory?.rssBytes),
             errors,
+            scanStalls: scanStalls.map((stall) => ({
+                ...stall,
+                afterS: (stall.at - listeningAt) / 1000,
+                frames:
+                    profile &&
+                    framesDuring(
+                        profile,
+                        stall.mono,
+                        stall.mono + (stall.ms + 1) * 1000,
+                        8,
+                    ).frames.join(' · '),
+            })),
+            loadAverage,
         }
     } finally {
         load.stop()
         await stopServer(server.child)
+        await rm(work, { recursive: true, force: true })
     }
 }
 
@@ -133,6 +210,7 @@ const render = (rows: ScanMeasurement[]) =>
             'p99 during/after',
             'peak RSS MiB',
             'errors',
+            'load',
         ],
         rows.map((row) => [
             String(row.levels),
@@ -147,9 +225,25 @@ const render = (rows: ScanMeasurement[]) =>
             `${formatNumber(row.duringScan.p99Ms / row.afterScan.p99Ms, 2)}×`,
             formatNumber(row.peakRssMiB, 0),
             String(row.errors),
+            row.loadAverage,
         ]),
         [],
     )
+
+const renderStalls = (rows: ScanMeasurement[]) =>
+    rows
+        .map(
+            (row) =>
+                `\n${row.levels} levels: the longest stalls of the loop during the scan, s after the listening line: clock · main thread's CPU ms\n` +
+                row.scanStalls
+                    .map(
+                        (stall) =>
+                            `  ${formatNumber(stall.afterS, 2)} s: ${formatNumber(stall.ms, 1)} · ${formatNumber(stall.cpuMs, 1)}` +
+                            (stall.frames ? `\n    ${stall.frames}` : ''),
+                    )
+                    .join('\n'),
+        )
+        .join('\n')
 
 async function main(): Promise<void> {
     const { values } = parseArgs({
@@ -158,12 +252,13 @@ async function main(): Promise<void> {
             levels: { type: 'string', default: '10000' },
             connections: { type: 'string', default: '10' },
             after: { type: 'string', default: '5' },
+            profile: { type: 'string' },
             ...serverBenchOptions,
         },
     })
     if (values.help) {
         console.log(
-            'usage: node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after SECONDS] [--seed S] [--server dist/cli/main.js] [--json]',
+            'usage: node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after SECONDS] [--profile DIR] [--seed S] [--server dist/cli/main.js] [--json]',
         )
         return
     }
@@ -171,6 +266,7 @@ async function main(): Promise<void> {
         ...readServerBenchOptions(values),
         connections: parseCount('--connections', values.connections),
         afterS: parseCount('--after', values.after),
+        profile: values.profile && resolve(values.profile),
     }
     assertServerBuilt(options.server)
     const rows: ScanMeasurement[] = []
@@ -180,7 +276,7 @@ async function main(): Promise<void> {
         log(`watching ${levels} levels under load …`)
         rows.push(await measureScan(options, contentDir, levels))
     }
-    console.log(options.json ? JSON.stringify(rows, null, 4) : render(rows))
+    console.log(options.json ? JSON.stringify(rows, null, 4) : render(rows) + renderStalls(rows))
 }
 
 main().catch((error: unknown) => {

@@ -83,7 +83,7 @@ const bundle = async () => {
             'content/resource-worker': 'src/content/resource-worker.ts',
             'content/snapshot-worker': 'src/content/snapshot-worker.ts',
             'watch/scan-worker': 'src/watch/scan-worker.ts',
-            'content/precompile-validators': 'src/content/precompile-validators.ts',
+            'cli/precompile-validators': 'src/cli/precompile-validators.ts',
         },
         outdir: dist,
         chunkNames: 'chunks/[name]-[hash]',
@@ -117,7 +117,7 @@ export const build = async () => {
     for (const entry of readdirSync(dist, { withFileTypes: true }))
         if (entry.name !== typeCheckRecord) rmSync(join(dist, entry.name), { recursive: true })
     await bundle()
-    run([join(dist, 'content', 'precompile-validators.js')])
+    run([join(dist, 'cli', 'precompile-validators.js')])
     writeFileSync(stampFile, `${hash}\n`)
 }
 

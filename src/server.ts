@@ -37,6 +37,7 @@ import { RoomRegistry } from './rooms/room-registry.js'
 import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
+import { firstRequests, warmUp } from './http/warm-up.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
@@ -139,7 +140,10 @@ const openContent = async (options: ShelfOptions) => {
         validator,
         processor,
         containment,
-        charts: { packages: new EnginePackages(content), converter },
+        charts: {
+            packages: new EnginePackages(content, join(stateFolder, 'engine-packages.json')),
+            converter,
+        },
         noticeLeftover: (path) => loaded || leftovers.push(path),
         parseCache,
     })
@@ -321,7 +325,6 @@ export const startShelf = async (
         await shared.close()
         throw error
     })
-    const warnings = await startWarnings(options, stateFolder)
     const multiplayer = options.multiplayer && {
         url: options.multiplayer.url,
         rooms: new RoomRegistry(shared, { ...multiplayerDefaults, ...options.multiplayer }),
@@ -379,8 +382,19 @@ export const startShelf = async (
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
         .catch(reportFailedSave('the start snapshot'))
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    // Before the listening line, so that the first requests after it find their code compiled;
+    // meanwhile git, in a process of its own, says whether it tracks the session secret.
+    const [warnings] = await Promise.all([
+        startWarnings(options, stateFolder),
+        warmUp(
+            // Every address a wildcard listens on reaches it by the loopback.
+            isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
+            firstRequests(options.name, catalog.items.level.keys().next().value),
+        ),
+    ])
     return {
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        url,
         addresses: addresses.list,
         port,
         server,

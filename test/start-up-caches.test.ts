@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promi
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { ValidateFunction } from 'ajv'
+import { Ajv, type ValidateFunction } from 'ajv'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Containment } from '../src/content/containment.js'
@@ -17,6 +17,8 @@ import { listFolder } from '../src/content/folder-listing.js'
 import { HashCache } from '../src/content/hash-cache.js'
 import { MadePacks, readSlice } from '../src/content/made-pack.js'
 import { readServed, ResourceProcessor } from '../src/content/resources.js'
+import { signedShape, signedShapeExport } from '../src/auth/signed-shape.js'
+import { PackageDescriptions } from '../src/charts/package-descriptions.js'
 import { standaloneValidatorsCode } from '../src/content/standalone-validators.js'
 import { schemaAjv } from '../src/content/schema-ajv.js'
 import { exportName, schemasFolder, validatedSchemaIds } from '../src/content/schemas.js'
@@ -39,12 +41,32 @@ const wrongRecords: unknown[] = [
     'a string',
 ]
 
+/** Signed bodies wrong in each way the shape checks, and one right. */
+const profile = Object.fromEntries(
+    (signedShape.properties.userProfile.required as readonly string[]).map((field) => [
+        field,
+        field === 'favorites' ? [] : 'x',
+    ]),
+)
+const signedBodies: unknown[] = [
+    { type: 'authenticateServer', address: 'http://a', time: 1, userProfile: profile },
+    {},
+    { type: 1, address: 'http://a', time: 1, userProfile: profile },
+    { type: 'x', address: 'http://a', time: '1', userProfile: profile },
+    { type: 'x', address: 'http://a', time: 1, userProfile: { ...profile, favorites: [1] } },
+    { type: 'x', address: 'http://a', time: 1, userProfile: { ...profile, name: undefined } },
+    [],
+]
+
 test('the precompiled validators report the same errors as the schemas compiled at run time', async () => {
     // The module resolves ajv's runtime helpers from where it is, so it is written inside the project.
     const folder = fileURLToPath(new URL('../node_modules/.cache/shelf-tests/', import.meta.url))
     await mkdir(folder, { recursive: true })
     const file = join(folder, `validators-${process.pid}.js`)
-    await writeFile(file, standaloneValidatorsCode(schemasFolder))
+    await writeFile(
+        file,
+        standaloneValidatorsCode(schemasFolder, { [signedShapeExport]: signedShape }),
+    )
     try {
         const precompiled = (await import(pathToFileURL(file).href)) as Record<
             string,
@@ -63,6 +85,21 @@ test('the precompiled validators report the same errors as the schemas compiled 
                     `${id}: ${JSON.stringify(record)}`,
                 )
             }
+        }
+        // The sign-in's shape, against its compile at run time (signed-request.ts): the first error is the one said.
+        const shape = precompiled[signedShapeExport]
+        assert.ok(shape, 'the signed shape is precompiled')
+        const compiled = new Ajv({ allErrors: false, meta: false, validateSchema: false }).compile(
+            signedShape,
+        )
+        for (const body of signedBodies) {
+            assert.is(shape!(body), compiled(body), JSON.stringify(body))
+            const said = (validate: ValidateFunction) =>
+                validate.errors?.slice(0, 1).map(({ instancePath, message }) => ({
+                    instancePath,
+                    message,
+                }))
+            assert.equal(said(shape!), said(compiled), JSON.stringify(body))
         }
     } finally {
         await rm(file, { force: true })
@@ -382,6 +419,39 @@ test('files written without a flush are made durable through sync -f, or an fsyn
         )
     } finally {
         process.env.PATH = path
+        await rm(root, { recursive: true, force: true })
+    }
+})
+
+test("an engine package's module is loaded again only when its version or main module changed", async () => {
+    const root = await temporaryFolder()
+    const file = join(root, 'engine-packages.json')
+    const entry = join(root, 'index.cjs')
+    try {
+        await writeFile(entry, 'module.exports = {}')
+        const loads: string[] = []
+        const describe = (descriptions: PackageDescriptions, version: string) =>
+            descriptions.describe('sonolus-x-engine', version, entry, async () => {
+                loads.push(version)
+                return { texts: { title: `X ${version}` }, formats: ['data.usc'] }
+            })
+        const said = { texts: { title: 'X 1.0.0' }, formats: ['data.usc'] }
+        assert.equal(await describe(new PackageDescriptions(file), '1.0.0'), said)
+        // A later start, nothing changed: kept.
+        const kept = await describe(new PackageDescriptions(file), '1.0.0')
+        assert.equal({ texts: kept.texts, formats: kept.formats }, said)
+        assert.equal(loads, ['1.0.0'])
+        await describe(new PackageDescriptions(file), '1.1.0')
+        assert.equal(loads, ['1.0.0', '1.1.0'])
+        // The same version, its module rewritten (a linked package being worked on).
+        await writeFile(entry, 'module.exports = { changed: true }')
+        await describe(new PackageDescriptions(file), '1.1.0')
+        assert.equal(loads, ['1.0.0', '1.1.0', '1.1.0'])
+        // A broken file is no reason not to start: the module is loaded.
+        await writeFile(file, '{"sonolus-x-engine": ')
+        await describe(new PackageDescriptions(file), '1.1.0')
+        assert.equal(loads.length, 4)
+    } finally {
         await rm(root, { recursive: true, force: true })
     }
 })

@@ -1,12 +1,10 @@
-import type {
-    ServerAuthenticateRequest,
-    ServerJoinRoomRequest,
-    ServiceUserProfile,
-} from '@sonolus/core'
+import type { ServerAuthenticateRequest, ServerJoinRoomRequest } from '@sonolus/core'
 import type { ValidateFunction } from 'ajv'
 import { createHash, webcrypto } from 'node:crypto'
+import { precompiledValidators } from '../util/precompiled-validators.js'
 import { Refusal, refuse } from '../util/refusal.js'
 import type { AcceptedAddresses } from './addresses.js'
+import { signedShape, signedShapeExport } from './signed-shape.js'
 import { signatureAlgorithm } from './verify-key.js'
 
 export type SignedRequestKind = ServerAuthenticateRequest['type'] | ServerJoinRoomRequest['type']
@@ -18,53 +16,23 @@ export type VerifiedRequest = {
     signature: string
 }
 
-const text = { type: 'string' } as const
-const profileFields = [
-    'id',
-    'handle',
-    'name',
-    'avatarType',
-    'avatarForegroundType',
-    'avatarForegroundColor',
-    'avatarBackgroundType',
-    'avatarBackgroundColor',
-    'bannerType',
-    'aboutMe',
-] as const satisfies readonly Exclude<keyof ServiceUserProfile, 'favorites'>[]
-
 /**
- * The shape both signed bodies share. `type` is only required to be a string here: a body of the
- * wrong kind is well-formed, and is refused as a failed check (401) rather than as malformed (400).
- */
-const signedShape = {
-    type: 'object',
-    required: ['type', 'address', 'time', 'userProfile'],
-    properties: {
-        type: text,
-        address: text,
-        time: { type: 'number' },
-        room: text,
-        userProfile: {
-            type: 'object',
-            required: [...profileFields, 'favorites'],
-            properties: {
-                ...Object.fromEntries(profileFields.map((field) => [field, text])),
-                favorites: { type: 'array', items: text },
-            },
-        },
-    },
-}
-
-/**
- * Compiled at the first signed request: loading ajv and compiling cost a start a third of a
- * second. The shape is this file's own constant, so ajv's meta-schema is neither compiled nor
- * checked against: that was most of the compile (68 of 82 ms), which held the first sign-in's turn.
+ * Precompiled by the build. Run from the sources, compiled at the first signed request: loading
+ * ajv and compiling cost a start a third of a second, and, at the first sign-in, one turn of the
+ * event loop 60–100 ms. The shape is Shelf's own constant, so ajv's meta-schema is neither
+ * compiled nor checked against: that was most of the compile (68 of 82 ms).
  */
 let shapeValidator: Promise<ValidateFunction> | undefined
-const validShape = () =>
-    (shapeValidator ??= import('ajv').then(({ Ajv }) =>
-        new Ajv({ allErrors: false, meta: false, validateSchema: false }).compile(signedShape),
-    ))
+const validShape = () => {
+    const precompiled = precompiledValidators?.[signedShapeExport]
+    return (shapeValidator ??= precompiled
+        ? Promise.resolve(precompiled)
+        : import('ajv').then(({ Ajv }) =>
+              new Ajv({ allErrors: false, meta: false, validateSchema: false }).compile(
+                  signedShape,
+              ),
+          ))
+}
 
 /**
  * The checks of §5.2 on a signed request (E2, E7), in the toolkit's order: shape, kind, address,

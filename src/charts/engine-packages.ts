@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { ChartError } from './chart-error.js'
 import { chartFormats, type ChartFormat } from './chart-formats.js'
+import { PackageDescriptions } from './package-descriptions.js'
 import { importExports } from './package-exports.js'
 
 /** A text as packages give it: one string, or one per locale code. */
@@ -46,8 +47,11 @@ type DatabaseEngineItem = Partial<Record<'title' | 'subtitle' | 'author' | 'desc
 export class EnginePackages {
     private readonly found = new Map<string, Promise<EnginePackage>>()
     private readonly requires: NodeJS.Require[]
+    private readonly descriptions: PackageDescriptions
 
-    constructor(contentRoot: string) {
+    /** `descriptionsFile`: where what the packages' modules say of themselves is kept across starts. */
+    constructor(contentRoot: string, descriptionsFile?: string) {
+        this.descriptions = new PackageDescriptions(descriptionsFile)
         this.requires = [
             createRequire(join(contentRoot, 'package.json')),
             createRequire(import.meta.url),
@@ -83,19 +87,32 @@ export class EnginePackages {
                 )
         }
         const entry = resolveOrUndefined(require, name)
-        const exports = entry ? await loadExports(entry, name) : {}
+        const version = info.version ?? 'unknown'
+        const described = entry
+            ? await this.descriptions.describe(name, version, entry, async () =>
+                  describeExports(await loadExports(entry, name)),
+              )
+            : describeExports({})
         return {
             name,
-            version: info.version ?? 'unknown',
+            version,
             entry: entry ?? '',
             files,
-            texts: engineTexts(exports.databaseEngineItem as DatabaseEngineItem | undefined),
-            formats: chartFormats.filter((format) =>
-                format.converters.every((converter) => typeof exports[converter] === 'function'),
-            ),
+            texts: engineTexts(described.texts as DatabaseEngineItem),
+            formats: chartFormats.filter((format) => described.formats.includes(format.file)),
         }
     }
 }
+
+/** What a package's exports say of the engine: the texts of its `databaseEngineItem`, and the formats whose converters it exports. */
+const describeExports = (exports: Record<string, unknown>) => ({
+    texts: engineTexts(exports.databaseEngineItem as DatabaseEngineItem | undefined),
+    formats: chartFormats
+        .filter((format) =>
+            format.converters.every((converter) => typeof exports[converter] === 'function'),
+        )
+        .map((format) => format.file),
+})
 
 /** The folder npm installed a package in, as Node would find it from where `require` looks. */
 const packageFolder = (require: NodeJS.Require, name: string) =>

@@ -345,7 +345,8 @@ export class StartSnapshot {
         defaults: Partial<Record<ContentType, Record<string, unknown>>>,
     ) {
         if (this.abandoned) return this.close()
-        const kept: [number, SnapshotUnit][] = []
+        // By their place in the checks file, which the worker copies from in that order.
+        const keptAt: (SnapshotUnit | undefined)[] = new Array(this.keptCount)
         const capture: SnapshotUnit[] = []
         // A hundred thousand units sorted out at once held the event loop for a tenth of a second and more.
         const slices = new TurnSlices()
@@ -358,11 +359,20 @@ export class StartSnapshot {
         for (const unit of units) {
             if (slices.due()) await slices.pause()
             const taken = takenRecords.get(unit.record)
-            if (taken) kept.push([taken.index, unit])
+            if (taken) keptAt[taken.index] = unit
             else if (isKeepable(unit)) capture.push(unit)
         }
-        // In the order of the checks file, which the worker copies from.
-        kept.sort((a, b) => a[0] - b[0])
+        // Not sorted, nor made into arrays, in one go: at a hundred thousand units that held the
+        // snapshot's save 23 ms in one turn.
+        const kept: SnapshotUnit[] = []
+        const keep: number[] = []
+        for (let index = 0; index < keptAt.length; index++) {
+            if (slices.due()) await slices.pause()
+            const unit = keptAt[index]
+            if (!unit) continue
+            kept.push(unit)
+            keep.push(index)
+        }
         const storedDefaults = Object.fromEntries(
             Object.entries(defaults).map(([type, data]) => [type, JSON.stringify(data)]),
         )
@@ -390,16 +400,15 @@ export class StartSnapshot {
                 root: this.root,
                 before: this.loadStarted - racyMs,
                 partFolders: [...partFolders],
-                keep: Int32Array.from(kept, ([index]) => index),
+                keep: Int32Array.from(keep),
                 keptFrom: this.keptFrom,
                 capture: capture.map((unit) => unit.key),
             })
             // Checks that lost some folders to keep would not match the records: the next start reads every folder.
             if (!saved.keptAll) return
-            const written = [
-                ...kept.map(([, unit]) => unit),
-                ...capture.filter((_, index) => saved.saved[index] === 1),
-            ]
+            const written = kept
+            for (let index = 0; index < capture.length; index++)
+                if (saved.saved[index] === 1) written.push(capture[index]!)
             const made = await madeFilesOf(this.root, written)
             await writeFileAtomic(
                 this.recordsFile,

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { closest, distance } from 'fastest-levenshtein'
+import { precompiledValidators } from '../util/precompiled-validators.js'
 import {
     defaultsSchemaId,
     exportName,
@@ -15,18 +16,11 @@ export type SchemaIssue = {
 }
 
 /**
- * The validators `npm run build` compiles ahead into plain functions (precompile-validators.ts),
- * which saves loading ajv and compiling every schema at each start, half a second. Run from the
- * TypeScript sources there are none: ajv is loaded then, and compiles each schema on first use.
+ * The validators the build precompiled, which saves loading ajv and compiling every schema at
+ * each start, half a second. Run from the TypeScript sources there are none: ajv is loaded then,
+ * and compiles each schema on first use.
  */
-const precompiledModule = '../content/precompiled-validators.js'
-const precompiled = await import(precompiledModule).then(
-    (module) => module as Record<string, ValidateFunction>,
-    (error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined
-        throw error
-    },
-)
+const precompiled = precompiledValidators
 const validatorOf: (id: string) => ValidateFunction | undefined = precompiled
     ? (id) => precompiled[exportName(id)]
     : await import('./schema-ajv.js').then(({ schemaAjv }) => {
