@@ -344,6 +344,8 @@ export const startShelf = async (
         'request',
         createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
     )
+    // The served files of the first catalog go into its table between requests (a look-up puts them all in at once).
+    void catalog.resources.fillInSlices()
     // Made packs, the hash cache and the parse cache.
     const persisted = persist().catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs

@@ -8,6 +8,7 @@ import { openInSonolusUrl, qrTerminal } from '../web/share.js'
 import type { ServeArguments } from './arguments.js'
 import { protocolNames, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
+import { growHeapBy, servingHeapGrowth, startHeapGrowth } from '../util/heap-growth.js'
 
 export const serve = async ({ options, listen }: ServeArguments) => {
     const started = performance.now()
@@ -20,7 +21,8 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    const shelf = await startShelf(options, listen)
+    growHeapBy(startHeapGrowth)
+    const shelf = await startShelf(options, listen).finally(() => growHeapBy(servingHeapGrowth))
     running = shelf
     const catalog = shelf.catalog()
     const counts = contentTypes
