@@ -8,7 +8,6 @@ import { openInSonolusUrl, qrTerminal } from '../web/share.js'
 import type { ServeArguments } from './arguments.js'
 import { protocolNames, type ShelfOptions } from '../config.js'
 import type { ListenOptions } from '../server.js'
-import { growHeapBy, servingHeapGrowth, startHeapGrowth } from '../util/heap-growth.js'
 
 export const serve = async ({ options, listen }: ServeArguments) => {
     const started = performance.now()
@@ -21,8 +20,7 @@ export const serve = async ({ options, listen }: ServeArguments) => {
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    growHeapBy(startHeapGrowth)
-    const shelf = await startShelf(options, listen).finally(() => growHeapBy(servingHeapGrowth))
+    const shelf = await startShelf(options, listen)
     running = shelf
     const catalog = shelf.catalog()
     const counts = contentTypes
