@@ -43,6 +43,7 @@ import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
 import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
+import { growHeapBy, servingHeapGrowth, startHeapGrowth } from './util/heap-growth.js'
 import { LivePreview } from './web/live-preview.js'
 import { checkWebClient } from './web/web-client.js'
 
@@ -126,7 +127,10 @@ const openContent = async (options: ShelfOptions) => {
     const content = await contentFolder(options)
     const stateFolder = resolve(options.cache ?? join(content, '.shelf'))
     await prepareStateFolder(stateFolder)
+    // A start from the snapshot keeps nearly all it makes; one that reads every folder makes garbage too.
+    growHeapBy(startHeapGrowth)
     const snapshot = StartSnapshot.open(stateFolder, content)
+    if (!snapshot.hasUnits) growHeapBy(servingHeapGrowth)
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const parseCache = await StartParseCache.open(join(stateFolder, 'parsed.json'))
     const containment = new Containment(content, stateFolder)
@@ -155,6 +159,7 @@ const openContent = async (options: ShelfOptions) => {
      */
     const settle = async () => {
         const rejected = await snapshot.rejected()
+        if (rejected.length) growHeapBy(servingHeapGrowth)
         await state.readAgain(rejected)
         loaded = true
         // What was taken was not looked up: its entries stay. None taken, every item was read and the unseen go.
@@ -233,6 +238,7 @@ export const loadCatalog = async (options: ShelfOptions) => {
     const { state, community, content, converter, processor, snapshot, settle, persist } =
         await openContent(options)
     await settle()
+    growHeapBy(servingHeapGrowth)
     await persist()
     await snapshot.close()
     await converter.close()
@@ -317,6 +323,7 @@ export const startShelf = async (
     closeIdleConnections(server, timeouts.idleMs)
     server.listen(listen.port, listen.host)
     await once(server, 'listening')
+    growHeapBy(servingHeapGrowth)
     const { port } = server.address() as AddressInfo
     const addresses = new AcceptedAddresses(options.address, { host: listen.host, port })
     const auth = await createAuth(options, stateFolder, addresses).catch(async (error: unknown) => {
@@ -347,6 +354,8 @@ export const startShelf = async (
         'request',
         createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
     )
+    // The served files of the first catalog go into its table between requests (a look-up puts them all in at once).
+    void catalog.resources.fillInSlices()
     // Made packs, the hash cache and the parse cache.
     const persisted = persist().catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs

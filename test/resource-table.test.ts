@@ -15,7 +15,7 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
 test('every file added is found by its hash, through the growths, and no other hash is', () => {
     const table = new ResourceTable()
     const files = Array.from({ length: 20_000 }, (_, index) => fileOf(sha1(String(index))))
-    for (const file of files) table.add(file)
+    table.addLater(files)
     assert.is(table.size, files.length)
     for (const file of files) assert.is(table.get(file.hash), file, file.hash)
     for (let index = 20_000; index < 21_000; index++)
@@ -25,7 +25,7 @@ test('every file added is found by its hash, through the growths, and no other h
 test('hashes sharing their first characters, short ones and odd strings are told apart', () => {
     const table = new ResourceTable()
     const hashes = ['', 'a', 'abcdefgh', 'abcdefgh0', 'abcdefgh1', 'abcdefgh10', '日本語のハッシュ']
-    for (const hash of hashes) table.add(fileOf(hash))
+    table.addLater(hashes.map((hash) => fileOf(hash)))
     for (const hash of hashes) assert.is(table.get(hash)?.hash, hash)
     assert.is(table.get('abcdefgh2'), undefined)
     assert.is(table.get('ABCDEFGH'), undefined)
@@ -34,11 +34,55 @@ test('hashes sharing their first characters, short ones and odd strings are told
 test('a file added again under a hash it holds takes the place of the one before', () => {
     const table = new ResourceTable()
     const hash = sha1('same bytes')
-    table.add(fileOf(hash, '/first'))
+    table.addLater([fileOf(hash, '/first')])
     const second = fileOf(hash, '/second')
-    table.add(second)
+    table.addLater([second])
     assert.is(table.size, 1)
     assert.is(table.get(hash), second)
+})
+
+test('files handed over are found by a look-up before they are put in, the later of a hash winning', () => {
+    const table = new ResourceTable()
+    const hash = sha1('same bytes')
+    const others = Array.from({ length: 5_000 }, (_, index) => fileOf(sha1(String(index))))
+    const later = fileOf(hash, '/later')
+    table.addLater([fileOf(hash, '/earlier'), ...others])
+    table.addLater([later])
+    assert.is(table.get(hash), later)
+    assert.is(table.get(others[4_999]!.hash), others[4_999])
+    assert.is(table.size, 5_001)
+})
+
+test('filled a slice at a time, with look-ups and more files handed over between the slices', async () => {
+    const table = new ResourceTable()
+    const files = Array.from({ length: 200_000 }, (_, index) => fileOf(sha1(String(index))))
+    const hash = files[150_000]!.hash
+    const replaced = fileOf(hash, '/replaced')
+    let handedOver = false
+    // A generator that hands over more files the first time it is paused, as a reload would.
+    function* firstFiles() {
+        for (const [index, file] of files.entries()) {
+            if (index === 100_000 && !handedOver) {
+                table.addLater([replaced])
+                handedOver = true
+            }
+            yield file
+        }
+    }
+    table.addLater(firstFiles())
+    const filled = table.fillInSlices()
+    let lookedUp = false
+    // A look-up on a later turn, while the fill is paused between slices.
+    setImmediate(() => {
+        assert.is(table.get(files[199_999]!.hash), files[199_999])
+        lookedUp = true
+    })
+    await filled
+    assert.ok(lookedUp)
+    assert.ok(handedOver)
+    assert.is(table.size, files.length)
+    assert.is(table.get(hash), replaced, 'handed over after the first files, it takes their place')
+    for (const file of files.slice(0, 1000)) assert.is(table.get(file.hash), file)
 })
 
 test.run()

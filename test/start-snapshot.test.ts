@@ -6,6 +6,7 @@
  * type's defaults changed. A snapshot cut short, broken or of another build is ignored.
  */
 import type { LevelItem, ServerItemDetails, ServerItemList } from '@sonolus/core'
+import { createHash } from 'node:crypto'
 import { cp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -98,6 +99,21 @@ test('an unchanged folder is taken from the snapshot and served as read', async 
     assert.ok(fromSnapshot >= 15, `${fromSnapshot} items taken`)
     assert.equal(taken, without)
     assert.ok(Object.keys(taken.details).includes('city-lights'))
+})
+
+test('a start from the snapshot answers its first request, for a resource by hash, with its bytes', async () => {
+    const { content, cache } = await snapshotted()
+    const cover = await readFile(join(content, 'levels/city-lights/cover.png'))
+    const hash = createHash('sha1').update(cover).digest('hex')
+    const shelf = await start(content, cache)
+    try {
+        assert.ok(shelf.fromSnapshot >= 15)
+        const response = await fetch(`${shelf.url}/service/repository/${hash}`)
+        assert.is(response.status, 200)
+        assert.ok(Buffer.from(await response.arrayBuffer()).equals(cover))
+    } finally {
+        await shelf.close()
+    }
 })
 
 test('a record edited in place, at the same size and modification time, is read again', async () => {

@@ -269,19 +269,14 @@ export class Catalog {
         }
     }
 
-    /** Adds the resources and locales of the items that changed. */
+    /** Adds the resources (put in the table later, see `ResourceTable.addLater`) and locales of the items that changed. */
     private indexNewItems(changes: Record<ContentType, ItemChange[]>) {
-        const banner = this.settings.banner
-        if (banner && 'served' in banner) this.resources.add(banner.served)
+        this.resources.addLater(servedFilesOf(this.settings, changes))
         addLocales(this.locales, this.settings.title)
         addLocales(this.locales, this.settings.description)
         for (const type of contentTypes) {
             for (const { after: item } of changes[type]) {
                 if (!item) continue
-                for (const role in item.resources) {
-                    const resource = item.resources[role]!
-                    if ('served' in resource) this.resources.add(resource.served)
-                }
                 const { title, subtitle, artists, author, description, tags } = item.fields
                 for (const text of [title, subtitle, artists, author, description])
                     addLocales(this.locales, text)
@@ -304,6 +299,21 @@ export class Catalog {
                     })),
             ),
         )
+    }
+}
+
+/** The files the banner and the items that changed serve. */
+function* servedFilesOf(settings: ServerSettings, changes: Record<ContentType, ItemChange[]>) {
+    const banner = settings.banner
+    if (banner && 'served' in banner) yield banner.served
+    for (const type of contentTypes) {
+        for (const { after: item } of changes[type]) {
+            if (!item) continue
+            for (const role in item.resources) {
+                const resource = item.resources[role]!
+                if ('served' in resource) yield resource.served
+            }
+        }
     }
 }
 

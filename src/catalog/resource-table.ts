@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto'
 import type { ServedFile } from '../content/resources.js'
+import { TurnSlices } from '../util/turn-slices.js'
 
 /** Marks a free place of the table: no string's key is negative. */
 const free = -1
@@ -28,12 +29,19 @@ export class ResourceTable {
     private keys = new Int32Array(1024).fill(free)
     private files: (ServedFile | undefined)[] = new Array<ServedFile | undefined>(1024)
     private count = 0
+    /**
+     * Files handed over but not in the table yet, oldest first: each is put in before any
+     * look-up, so whoever asks first finds exactly what an immediate fill would have given.
+     */
+    private pending: Iterator<ServedFile>[] = []
 
     get size() {
+        this.fillAll()
         return this.count
     }
 
     get(hash: string): ServedFile | undefined {
+        this.fillAll()
         const key = keyOf(hash)
         const mask = this.keys.length - 1
         for (let at = key & mask; ; at = (at + 1) & mask) {
@@ -43,8 +51,36 @@ export class ResourceTable {
         }
     }
 
-    /** Keeps the file under its hash; a file of a hash already held takes its place (the bytes are the same). */
-    add(file: ServedFile) {
+    /**
+     * Keeps these files under their hashes, later: at the next look-up, or a slice at a time
+     * (`fillInSlices`). A file of a hash already held takes its place (the bytes are the same),
+     * in the order they were handed over. The 400,000 files of a first catalog at 100,000 levels
+     * then go in after the listening line rather than before it.
+     */
+    addLater(files: Iterable<ServedFile>) {
+        this.pending.push(files[Symbol.iterator]())
+    }
+
+    /** Puts in what was handed over, holding the event loop a slice of time at a time; a look-up meanwhile puts in the rest at once. */
+    async fillInSlices() {
+        const slices = new TurnSlices()
+        for (let files = this.pending[0]; files; files = this.pending[0]) {
+            for (let next = files.next(); !next.done; next = files.next()) {
+                this.add(next.value)
+                if (slices.due()) await slices.pause()
+            }
+            // A look-up during the pause put in the rest, this one included.
+            if (this.pending[0] === files) this.pending.shift()
+        }
+    }
+
+    private fillAll() {
+        for (const files of this.pending)
+            for (let next = files.next(); !next.done; next = files.next()) this.add(next.value)
+        this.pending = []
+    }
+
+    private add(file: ServedFile) {
         // At most half full, so that a search for a hash not held ends soon.
         if (2 * (this.count + 1) > this.keys.length) this.grow()
         this.put(keyOf(file.hash), file)

@@ -212,6 +212,11 @@ export class StartSnapshot {
         return snapshot
     }
 
+    /** Whether the records were read and are of this build and folder: the start takes units from them unless their checks fail. */
+    get hasUnits() {
+        return this.keptCount > 0
+    }
+
     /** How many units this start took from the snapshot. */
     get takenCount() {
         return this.taken.length
