@@ -44,6 +44,7 @@ import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
 import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
 import { growHeapBy, servingHeapGrowth, startHeapGrowth } from './util/heap-growth.js'
+import { TurnSlices } from './util/turn-slices.js'
 import { LivePreview } from './web/live-preview.js'
 import { checkWebClient } from './web/web-client.js'
 
@@ -354,8 +355,17 @@ export const startShelf = async (
         'request',
         createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
     )
-    // The served files of the first catalog go into its table between requests (a look-up puts them all in at once).
-    void catalog.resources.fillInSlices()
+    // The served files of the first catalog go into its table between requests (a look-up puts
+    // them all in at once), then each type's search index is built (a search finishes its own at
+    // once), in whichever catalog is current by then. Nothing waits for the indexes, so their
+    // slices are short: they overlap the first scan, whose requests they hold a slice at most.
+    const buildSearchIndexes = async () => {
+        for (let built: Catalog | undefined; built !== catalog;) {
+            built = catalog
+            await built.buildSearchIndexesInSlices(new TurnSlices(1))
+        }
+    }
+    void catalog.resources.fillInSlices().then(buildSearchIndexes)
     // Made packs, the hash cache and the parse cache.
     const persisted = persist().catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs

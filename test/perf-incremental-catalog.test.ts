@@ -5,11 +5,13 @@
  * engines and levels changing validity under the items that use them; drafts; a post held by a
  * folder and by a `.md` file at once) are applied as the content state hands them over.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Catalog } from '../src/catalog/catalog.js'
 import { unitKeyOfPath, unitOf } from '../src/content/content-state.js'
 import { LayeredMap } from '../src/util/layered-map.js'
+import { TurnSlices } from '../src/util/turn-slices.js'
 import { runQuery } from '../src/catalog/search.js'
 import type { ContentType } from '../src/content/item-types.js'
 import type { ItemRecord, LeaderboardRecord, LoadedContent } from '../src/content/load.js'
@@ -304,6 +306,30 @@ test('an older snapshot keeps answering as it did after newer ones are made from
     for (let round = 0; round < 20; round++)
         catalog = new Catalog(next([step(), step()]), { drafts: false }, catalog)
     assert.equal(view(old), seen)
+})
+
+test('search indexes built a slice at a time answer as ones built at once: searched while they build, after, and carried on by the next catalog', async () => {
+    const { step } = makeRandom(12)
+    const next = contentSeries()
+    const content = next(Array.from({ length: 400 }, step))
+    const options = { drafts: false }
+    const expected = view(new Catalog(content, options))
+
+    // A slice of no time: a turn passes after every item, so some turns in, an index is part built.
+    for (const turns of [1, 2, 3, 5, 8, 13, 21]) {
+        const during = new Catalog(content, options)
+        const building = during.buildSearchIndexesInSlices(new TurnSlices(0))
+        for (let turn = 0; turn < turns; turn++) await nextTurn()
+        assert.equal(view(during), expected, `searched ${turns} turns into the build`)
+        await building
+        assert.equal(view(during), expected, `searched after the build`)
+    }
+
+    const built = new Catalog(content, options)
+    await built.buildSearchIndexesInSlices()
+    assert.equal(view(built), expected, 'built before any search')
+    const changed = next([step(), step(), step()], 'en', built)
+    assert.equal(view(new Catalog(changed, options, built)), view(new Catalog(changed, options)))
 })
 
 test.run()
