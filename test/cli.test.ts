@@ -167,17 +167,8 @@ test('serve prints "listening on http://127.0.0.1:PORT" and answers /service/inf
 
 test('serve says when the start is over: after every folder is watched, with the start snapshot on disk', async () => {
     const ownCache = join(scratch, 'saves-line-cache')
-    const cli = shelf([
-        'serve',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        '0',
-        '--cache',
-        ownCache,
-        '--content',
-        'content',
-    ])
+    // A state folder of its own (the last --cache wins), so that this start is a first one and saves its snapshot.
+    const { cli } = await serve(['--content', 'content', '--port', '0', '--cache', ownCache])
     try {
         await cli.line(/^watching every folder after \d+ ms$/)
         await cli.line(/^the start's saves done after \d+ ms$/)
