@@ -55,7 +55,7 @@ const partOverheadBytes = 96
 /**
  * What an item's parts keep alive: its own bytes (the parts at even places; those between are
  * the shared items' JSON, kept once per renderer whatever holds them). Counting the shared bytes
- * as each item's held a fifth as many levels (a level's own JSON is about 1 KB of its 5.3): at
+ * as each item's held a third as many levels (a level's own JSON is about 1 KB of its 5.3): at
  * 100,000 levels the pages of the quick-search mix (3,042 levels) did not fit, so nearly every
  * item of every page was rendered and serialized again, more than half of what a search allocated.
  */
