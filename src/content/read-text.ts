@@ -42,7 +42,7 @@ export const readTextFile = (path: string, maxBytes: number): string => {
 }
 
 /** The `size` bytes of an open file just stat'ed (readFileSync would stat it again: at a hundred thousand records, a tenth of a second). */
-const readAll = (descriptor: number, size: number) => {
+export const readAll = (descriptor: number, size: number) => {
     const bytes = Buffer.allocUnsafe(size)
     let length = 0
     while (length < size) {

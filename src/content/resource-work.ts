@@ -4,10 +4,11 @@
  */
 import { compressSync } from '@sonolus/core'
 import { hash } from 'node:crypto'
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { canonicalJson } from './canonical-json.js'
 import { ContentError } from './problems.js'
+import { readAll } from './read-text.js'
 
 /** What Shelf serves of a file: its JSON minified and gzipped, its bytes gzipped, or the file itself. */
 export type Making = 'json' | 'gzip' | 'none'
@@ -54,7 +55,8 @@ const compressedJson = (bytes: Buffer) => {
 /**
  * The file's stat is taken from the descriptor it is read by (a first start would otherwise
  * stat each of its tens of thousands of files by path once more on the main thread), before
- * reading, so that a change while it is read moves what the hash cache keeps with the bytes.
+ * reading, so that a change while it is read moves what the hash cache keeps with the bytes;
+ * the bytes are read up to that size, in one call for a pack tree's files.
  */
 export const workOn = ({ path, making, upTo }: FileWork): WorkDone => {
     const descriptor = openSync(path, 'r')
@@ -62,7 +64,7 @@ export const workOn = ({ path, making, upTo }: FileWork): WorkDone => {
         const { size, mtimeMs } = fstatSync(descriptor)
         const stat = { size, mtimeMs }
         if (upTo !== undefined && size > upTo) return { stat }
-        const bytes = readFileSync(descriptor)
+        const bytes = readAll(descriptor, size)
         if (making === 'none') return { stat, hash: sha1(bytes) }
         const made = making === 'json' ? compressedJson(bytes) : gzipSync(bytes, gzipOptions)
         return { stat, hash: sha1(made), made }

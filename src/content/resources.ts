@@ -83,12 +83,13 @@ export class ResourceProcessor {
     }
 
     async process(path: string, fileName: string): Promise<ServedFile> {
-        const isThere = await this.isThere()
-        // A file the cache knows nothing of (every file, at a first start) is stat'ed as it is read.
-        // A synchronous stat costs a few microseconds; the promise version costs ten times that in
-        // bookkeeping, which at a hundred thousand resources is most of a warm start.
+        // As `isThere`, but a file the cache knows nothing of (every file, at a first start) waits
+        // for nothing more: it is stat'ed as it is read. A synchronous stat costs a few
+        // microseconds; the promise version costs ten times that in bookkeeping, which at a
+        // hundred thousand resources is most of a warm start.
+        await this.hashes.loaded()
         const info = this.hashes.knows(path) ? statSync(path) : undefined
-        const cached = info && this.hashes.lookup(path, info, isThere)
+        const cached = info && this.hashes.lookup(path, info, this.holds(await this.madeFiles()))
         if (cached) return cached
         const { served, stat } = await this.processChanged(path, fileName, info)
         this.hashes.remember(path, stat, served)
@@ -116,11 +117,17 @@ export class ResourceProcessor {
         return served
     }
 
-    /** Whether the bytes Shelf made for a served file an earlier run remembered are still whole on disk. */
+    /**
+     * Whether the bytes Shelf made for a served file an earlier run remembered are still whole on
+     * disk, once the cache can be looked in.
+     */
     private async isThere() {
         // Asked before every look-up: a cache to be read whole (hash-cache.ts) is read a piece at a time, not at once in a reload.
         await this.hashes.loaded()
-        const made = await this.madeFiles()
+        return this.holds(await this.madeFiles())
+    }
+
+    private holds(made: MadeFiles) {
         return (served: ServedFile) =>
             served.slice ? this.packs.holds(served.path, served.slice) : made.has(served.path)
     }
