@@ -165,6 +165,25 @@ test('serve prints "listening on http://127.0.0.1:PORT" and answers /service/inf
     assert.ok(exit.code === 0 || exit.signal === 'SIGTERM', `exit ${JSON.stringify(exit)}`)
 })
 
+test('serve says when the start is over: after every folder is watched, with the start snapshot on disk', async () => {
+    const ownCache = join(scratch, 'saves-line-cache')
+    // A state folder of its own (the last --cache wins), so that this start is a first one and saves its snapshot.
+    const { cli } = await serve(['--content', 'content', '--port', '0', '--cache', ownCache])
+    try {
+        await cli.line(/^watching every folder after \d+ ms$/)
+        await cli.line(/^the start's saves done after \d+ ms$/)
+        const watching = cli.stdout.findIndex((line) => line.startsWith('watching every folder'))
+        const saved = cli.stdout.findIndex((line) => line.startsWith("the start's saves done"))
+        assert.ok(saved > watching, cli.stdout.join('\n'))
+        // A first start writes its snapshot: whole (records and checks) once the line is printed.
+        assert.ok(await exists(join(ownCache, 'start-records.jsonl')), 'the records are written')
+        assert.ok(await exists(join(ownCache, 'start-checks.jsonl')), 'the checks are in place')
+        assert.not.ok(await exists(join(ownCache, 'start-checks.jsonl.next')))
+    } finally {
+        await stop(cli)
+    }
+})
+
 test('without --address, items carry the address the request arrived on as their source', async () => {
     const { cli, url } = await serve(['--content', 'content', '--port', '0'])
     try {

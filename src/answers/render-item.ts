@@ -49,6 +49,19 @@ const bytesOf = (text: string) => {
     return bytes
 }
 
+/** What a view of bytes costs beside them: the object in V8's heap and its place in the parts. */
+const partOverheadBytes = 96
+
+/**
+ * What an item's parts keep alive: its own bytes (the parts at even places; those between are
+ * the shared items' JSON, kept once per renderer whatever holds them). Counting the shared bytes
+ * as each item's held a third as many levels (a level's own JSON is about 1 KB of its 5.3): at
+ * 100,000 levels the pages of the quick-search mix (3,042 levels) did not fit, so nearly every
+ * item of every page was rendered and serialized again, more than half of what a search allocated.
+ */
+const keptBytes = (parts: readonly Buffer[]) =>
+    parts.reduce((sum, part, at) => sum + partOverheadBytes + (at % 2 === 0 ? part.length : 0), 0)
+
 /** A level's fields holding items many levels share: serialized once per renderer (see `itemJson`). */
 const sharedFields = ['engine', 'useSkin', 'useBackground', 'useEffect', 'useParticle']
 /** What stands for a shared item's JSON in its holder's while that is serialized: a string no text of the item holds. */
@@ -67,8 +80,7 @@ export class ItemRenderer {
     /** Each list item's JSON in parts, the JSON of the items it shares with others (`sharedJson`) between its own. */
     private readonly serialized = new LRUCache<CatalogItem, readonly Buffer[]>({
         maxSize: serializedBudget,
-        // Shared parts counted as if they were the item's: the budget holds as many items as when each held all its bytes.
-        sizeCalculation: (parts) => parts.reduce((sum, part) => sum + part.length, 0) || 1,
+        sizeCalculation: keptBytes,
     })
     /** The JSON of items nested in many (a level's engine and skin), by their rendered object. */
     private readonly sharedJsons = new WeakMap<object, Buffer>()

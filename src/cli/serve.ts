@@ -98,6 +98,10 @@ export const serve = async ({ options, listen }: ServeArguments) => {
                 `shelf: cannot remove the leftovers of unfinished writes: ${(error as Error).message}`,
             ),
     )
+    // Until then the start's caches and snapshot are being written beside the requests (bench/run.ts waits for it).
+    void shelf.snapshotSaved.then(() =>
+        console.log(`the start's saves done after ${Math.round(performance.now() - started)} ms`),
+    )
     if (options.watch) {
         console.log(
             `  following changes of the folder; problems also at /_shelf/problems (${ownerPagesFor(options)})`,
