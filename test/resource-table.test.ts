@@ -22,6 +22,18 @@ test('every file added is found by its hash, through the growths, and no other h
         assert.is(table.get(sha1(String(index))), undefined)
 })
 
+test('room made ahead for more files keeps the files held, and holds the files that come', () => {
+    const table = new ResourceTable()
+    const files = Array.from({ length: 30_000 }, (_, index) => fileOf(sha1(String(index))))
+    table.addLater(files.slice(0, 3_000))
+    assert.is(table.size, 3_000)
+    table.reserve(27_000)
+    table.addLater(files.slice(3_000))
+    assert.is(table.size, files.length)
+    for (const file of files) assert.is(table.get(file.hash), file, file.hash)
+    assert.is(table.get(sha1('30000')), undefined)
+})
+
 test('hashes sharing their first characters, short ones and odd strings are told apart', () => {
     const table = new ResourceTable()
     const hashes = ['', 'a', 'abcdefgh', 'abcdefgh0', 'abcdefgh1', 'abcdefgh10', '日本語のハッシュ']

@@ -304,6 +304,10 @@ export class Catalog {
 
     /** Adds the resources (put in the table later, see `ResourceTable.addLater`) and locales of the items that changed. */
     private indexNewItems(changes: Record<ContentType, ItemChange[]>) {
+        // About four files an item (a level's cover, music, preview and chart).
+        this.resources.reserve(
+            4 * contentTypes.reduce((sum, type) => sum + changes[type].length, 0),
+        )
         this.resources.addLater(servedFilesOf(this.settings, changes))
         addLocales(this.locales, this.settings.title)
         addLocales(this.locales, this.settings.description)

@@ -103,10 +103,25 @@ export class ResourceTable {
         }
     }
 
+    /**
+     * Makes room for `count` more files now: the first catalog's 400,000 files, put in a slice
+     * at a time after the listening line, doubled the table as they came, and its last rehash
+     * held the loop 26 ms in one step.
+     */
+    reserve(count: number) {
+        let places = this.keys.length
+        while (2 * (this.count + count) > places) places *= 2
+        if (places > this.keys.length) this.rehash(places)
+    }
+
     private grow() {
+        this.rehash(this.keys.length * 2)
+    }
+
+    private rehash(places: number) {
         const { keys, files } = this
-        this.keys = new Int32Array(keys.length * 2).fill(free)
-        this.files = new Array<ServedFile | undefined>(keys.length * 2)
+        this.keys = new Int32Array(places).fill(free)
+        this.files = new Array<ServedFile | undefined>(places)
         this.count = 0
         for (let at = 0; at < keys.length; at++)
             if (keys[at] !== free) this.put(keys[at]!, files[at]!)

@@ -8,21 +8,26 @@ const searchTexts = new WeakMap<CatalogItem, string>()
  * Lower-cased text of every searchable field in every language, one a line: the name, then the
  * title in each language, then the other fields.
  */
+export const composeSearchText = (item: CatalogItem): string => {
+    const { title, subtitle, artists, author, description, tags, rating } = item.fields
+    const texts = [
+        title,
+        subtitle,
+        artists,
+        author,
+        description,
+        ...tags.map((tag) => tag.title),
+    ].flatMap(allVariants)
+    return [item.name, ...texts, item.type === 'level' ? String(rating) : '']
+        .join('\n')
+        .toLowerCase()
+}
+
+/** `composeSearchText`, kept per item for the searches without an index. */
 export const searchTextOf = (item: CatalogItem): string => {
     let text = searchTexts.get(item)
     if (text === undefined) {
-        const { title, subtitle, artists, author, description, tags, rating } = item.fields
-        const texts = [
-            title,
-            subtitle,
-            artists,
-            author,
-            description,
-            ...tags.map((tag) => tag.title),
-        ].flatMap(allVariants)
-        text = [item.name, ...texts, item.type === 'level' ? String(rating) : '']
-            .join('\n')
-            .toLowerCase()
+        text = composeSearchText(item)
         searchTexts.set(item, text)
     }
     return text

@@ -6,8 +6,9 @@ import { get } from 'node:http'
  * compiled its code and loaded what it uses (the router's matching, Koa's dispatch, the item's
  * render): 20–30 ms of CPU that the first requests after the listening line waited for, and every
  * request queued behind them with them. Asked over the loopback like any client, so that what is
- * warmed is what a request runs. A search is not asked: its first builds the type's index, a
- * third of a second at 10,000 levels. An answer that fails is no reason not to serve.
+ * warmed is what a request runs. A search is not asked: it would build its type's index at once
+ * (a third of a second at 10,000 levels), which the server builds between requests after the
+ * listening line instead. An answer that fails is no reason not to serve.
  */
 export const warmUp = async (url: string, requests: readonly FirstRequest[]) => {
     for (const { path, encoding } of requests)
