@@ -37,7 +37,7 @@ import { RoomRegistry } from './rooms/room-registry.js'
 import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
-import { firstRequests, warmUp } from './http/warm-up.js'
+import { firstRequests, warmUp, warmUpFromLevels } from './http/warm-up.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
@@ -406,11 +406,13 @@ export const startShelf = async (
     // meanwhile git, in a process of its own, says whether it tracks the session secret.
     const [warnings] = await Promise.all([
         startWarnings(options, stateFolder),
-        warmUp(
-            // Every address a wildcard listens on reaches it by the loopback.
-            isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
-            firstRequests(options.name, catalog.items.level.keys().next().value),
-        ),
+        catalog.listed.level.length >= warmUpFromLevels
+            ? warmUp(
+                  // Every address a wildcard listens on reaches it by the loopback.
+                  isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
+                  firstRequests(options.name, catalog.items.level.keys().next().value),
+              )
+            : undefined,
     ])
     return {
         url,
