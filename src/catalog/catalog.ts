@@ -78,10 +78,8 @@ export class Catalog {
     /** The listed items of a type pointing at each name through a field (`replay:level`), newest first. */
     private readonly referring = new Map<string, LayeredMap<string, readonly CatalogItem[]>>()
     private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
-    /** Indexes `buildSearchIndexesInSlices` has begun: the index and how many listed items it holds. */
-    private readonly indexesBuilding: Partial<
-        Record<ContentType, { index: SearchIndex; added: number }>
-    > = {}
+    /** Indexes `buildSearchIndexesInSlices` has begun, holding the first of the listed items (as many as their slots). */
+    private readonly indexesBuilding: Partial<Record<ContentType, SearchIndex>> = {}
     private readonly users = new Map<CatalogItem, Map<ContentType, readonly CatalogItem[]>>()
 
     constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
@@ -234,13 +232,13 @@ export class Catalog {
         return (this.searchIndexes[type] ??= this.finishIndex(type))
     }
 
+    /** The type's index with every listed item: the one begun in slices, finished, or a new one. */
     private finishIndex(type: ContentType) {
-        const building = this.indexesBuilding[type]
-        if (!building) return SearchIndex.of(this.listed[type])
-        const list = this.listed[type]
-        while (building.added < list.length) building.index.add(list[building.added++]!)
+        const index = this.indexesBuilding[type] ?? new SearchIndex()
         delete this.indexesBuilding[type]
-        return building.index
+        const list = this.listed[type]
+        for (let at = index.slotCount; at < list.length; at++) index.add(list[at]!)
+        return index
     }
 
     /**
@@ -252,12 +250,12 @@ export class Catalog {
         for (const type of contentTypes) {
             const list = this.listed[type]
             if (this.searchIndexes[type]) continue
-            const building = (this.indexesBuilding[type] ??= { index: new SearchIndex(), added: 0 })
-            while (building.added < list.length && !this.searchIndexes[type]) {
-                building.index.add(list[building.added++]!)
+            const index = (this.indexesBuilding[type] ??= new SearchIndex())
+            while (index.slotCount < list.length && !this.searchIndexes[type]) {
+                index.add(list[index.slotCount]!)
                 if (slices.due()) await slices.pause()
             }
-            this.searchIndexes[type] ??= building.index
+            this.searchIndexes[type] ??= index
             delete this.indexesBuilding[type]
         }
     }
