@@ -355,6 +355,22 @@ export const startShelf = async (
         'request',
         createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
     )
+    const host = isWildcard(listen.host) ? 'localhost' : listen.host!
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    // Before the listening line, so that the first requests after it find their code compiled;
+    // meanwhile git, in a process of its own, says whether it tracks the session secret. What
+    // follows the line (the table's fill, the indexes, the saves, the watching) starts after it:
+    // started before, its turns came between the warm-up's answers and the line waited for them.
+    const [warnings] = await Promise.all([
+        startWarnings(options, stateFolder),
+        catalog.listed.level.length >= warmUpFromLevels
+            ? warmUp(
+                  // Every address a wildcard listens on reaches it by the loopback.
+                  isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
+                  firstRequests(options.name, catalog.items.level.keys().next().value),
+              )
+            : undefined,
+    ])
     // The served files of the first catalog go into its table between requests (a look-up puts
     // them all in at once), then each type's search index is built (a search finishes its own at
     // once), in whichever catalog is current by then. Nothing waits for the indexes, so their
@@ -400,20 +416,6 @@ export const startShelf = async (
     const snapshotSaved = Promise.all([watching, persisted])
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
         .catch(reportFailedSave('the start snapshot'))
-    const host = isWildcard(listen.host) ? 'localhost' : listen.host!
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    // Before the listening line, so that the first requests after it find their code compiled;
-    // meanwhile git, in a process of its own, says whether it tracks the session secret.
-    const [warnings] = await Promise.all([
-        startWarnings(options, stateFolder),
-        catalog.listed.level.length >= warmUpFromLevels
-            ? warmUp(
-                  // Every address a wildcard listens on reaches it by the loopback.
-                  isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
-                  firstRequests(options.name, catalog.items.level.keys().next().value),
-              )
-            : undefined,
-    ])
     return {
         url,
         addresses: addresses.list,
