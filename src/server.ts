@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, relative, resolve } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { sessionSecretFile } from './auth/session-secret.js'
@@ -368,15 +369,33 @@ export const startShelf = async (
     void catalog.resources.fillInSlices().then(buildSearchIndexes)
     // Made packs, the hash cache and the parse cache.
     const persisted = persist().catch(reportFailedSave("the start's caches"))
+    const host = isWildcard(listen.host) ? 'localhost' : listen.host!
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    // Before the listening line, so that the first requests after it find their code compiled;
+    // meanwhile git, in a process of its own, says whether it tracks the session secret.
+    const startedUp = Promise.all([
+        startWarnings(options, stateFolder),
+        catalog.listed.level.length >= warmUpFromLevels
+            ? warmUp(
+                  // Every address a wildcard listens on reaches it by the loopback.
+                  isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
+                  firstRequests(options.name, catalog.items.level.keys().next().value),
+              )
+            : undefined,
+    ])
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
-    // longer than the reading), and the watching starts only once the socket listens: its scan
-    // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
-    // It waits for the saves too: a start that read every folder of a hundred thousand levels and
-    // wrote its hash cache beside the scan peaked 30-50 MiB higher (once at a gigabyte).
+    // longer than the reading), and the watching starts only in the turn after the listening
+    // line (which the caller prints once this resolves): its scan, its worker's start and the
+    // worker's listing beside the warm-up held up the line at 100,000 levels. What changes
+    // meanwhile is found by that first scan. It waits for the saves too: a start that read
+    // every folder of a hundred thousand levels and wrote its hash cache beside the scan peaked
+    // 30-50 MiB higher (once at a gigabyte).
     const watcher = options.watch
-        ? persisted.then(() =>
-              watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }),
-          )
+        ? Promise.all([persisted, startedUp])
+              .then(() => nextTurn())
+              .then(() =>
+                  watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }),
+              )
         : undefined
     const watching = watcher?.then((started) => started.ready) ?? Promise.resolve()
     // After the start and its own saves, not in their way; only a server whose players write
@@ -400,20 +419,7 @@ export const startShelf = async (
     const snapshotSaved = Promise.all([watching, persisted])
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
         .catch(reportFailedSave('the start snapshot'))
-    const host = isWildcard(listen.host) ? 'localhost' : listen.host!
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    // Before the listening line, so that the first requests after it find their code compiled;
-    // meanwhile git, in a process of its own, says whether it tracks the session secret.
-    const [warnings] = await Promise.all([
-        startWarnings(options, stateFolder),
-        catalog.listed.level.length >= warmUpFromLevels
-            ? warmUp(
-                  // Every address a wildcard listens on reaches it by the loopback.
-                  isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
-                  firstRequests(options.name, catalog.items.level.keys().next().value),
-              )
-            : undefined,
-    ])
+    const [warnings] = await startedUp
     return {
         url,
         addresses: addresses.list,
