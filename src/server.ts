@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, relative, resolve } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { AcceptedAddresses, isWildcard } from './auth/addresses.js'
 import { createAuth } from './auth/auth.js'
 import { sessionSecretFile } from './auth/session-secret.js'
@@ -385,14 +386,18 @@ export const startShelf = async (
     // Made packs, the hash cache and the parse cache.
     const persisted = persist().catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
-    // longer than the reading), and the watching starts only once the socket listens: its scan
-    // would otherwise hold up the listening. What changes meanwhile is found by that first scan.
-    // It waits for the saves too: a start that read every folder of a hundred thousand levels and
-    // wrote its hash cache beside the scan peaked 30-50 MiB higher (once at a gigabyte).
+    // longer than the reading), and the watching starts only in the turn after the listening
+    // line (which the caller prints once this resolves): its scan, its worker's start and the
+    // worker's listing before it held up the line at 100,000 levels. What changes
+    // meanwhile is found by that first scan. It waits for the saves too: a start that read
+    // every folder of a hundred thousand levels and wrote its hash cache beside the scan peaked
+    // 30-50 MiB higher (once at a gigabyte).
     const watcher = options.watch
-        ? persisted.then(() =>
-              watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }),
-          )
+        ? persisted
+              .then(() => nextTurn())
+              .then(() =>
+                  watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }),
+              )
         : undefined
     const watching = watcher?.then((started) => started.ready) ?? Promise.resolve()
     // After the start and its own saves, not in their way; only a server whose players write

@@ -20,11 +20,17 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Problem } from '../src/content/problems.js'
-import type { ReloadReport } from '../src/server.js'
+import { startShelf, type ReloadReport } from '../src/server.js'
 import { getBytes, sha1, tinyMp3, tinyPng, writeTree, type FileTree } from './support/fixtures.js'
 import { afterReload } from './support/reloads.js'
 import { eventually } from './support/eventually.js'
-import { copyContent, getJson, startTestServer, type TestServer } from './support/server.js'
+import {
+    copyContent,
+    getJson,
+    startTestServer,
+    temporaryFolder,
+    type TestServer,
+} from './support/server.js'
 
 const test = suite('live reload')
 
@@ -543,6 +549,38 @@ test('a burst of 300 files (60 new level folders) is coalesced into a few reload
         [],
         `no problems about the new levels:\n${describeProblems(burstProblems)}`,
     )
+})
+
+// The watching starts only in the turn after the start resolves (after the listening line): a
+// save meanwhile is found by the first scan, as a change since the folder was read.
+test('a record saved as the start resolves, before any folder is watched, shows once watching', async () => {
+    const folder = await copyContent()
+    const shelf = await startShelf(
+        {
+            content: folder,
+            name: 'service',
+            drafts: false,
+            cache: await temporaryFolder('shelf-cache-'),
+            watch: true,
+        },
+        { port: 0, host: '127.0.0.1' },
+    )
+    try {
+        const record = join(folder, 'levels/morning-dew/item.md')
+        const text = await readFile(record, 'utf8')
+        await writeFile(`${record}.saving`, text.replace(/^title: .*$/m, 'title: Saved Meanwhile'))
+        await rename(`${record}.saving`, record)
+        await shelf.watching
+        await eventually('the save is served', async () => {
+            const { body } = await getJson<ServerItemDetails<LevelItem>>(
+                `${shelf.url}/service/levels/morning-dew`,
+            )
+            return body.item.title === 'Saved Meanwhile'
+        })
+    } finally {
+        await shelf.close()
+        await rm(folder, { recursive: true, force: true })
+    }
 })
 
 test('no editor leftover ever showed up in a reload report or a problem', async () => {
