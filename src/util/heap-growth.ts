@@ -1,4 +1,4 @@
-import { constants, PerformanceObserver } from 'node:perf_hooks'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 
 const heapGrowth = '--heap-growing-percent'
@@ -29,31 +29,24 @@ export const growHeapBy = (percent: number) => {
 let whileSmall: PerformanceObserver | undefined
 
 /**
- * Grows by `startHeapGrowth` until a full collection leaves more than `smallHeapBytes` alive,
- * then by half, for a start that reads folders. At 10,000 levels it keeps about 50 MB, and
- * growing by half marked that heap six times over (at 24, 36, 40, 47, 58 and 63 MB), twice at
- * 300%: V8's helper threads spent about half a second less. A larger folder's start makes more
- * garbage as it goes: past `smallHeapBytes` it grows by half again, so its peak stays where it was.
+ * Grows by `startHeapGrowth` while the heap is small, for a start that reads folders: once a
+ * collection finds more than `smallHeapBytes` in use, by half again, before the next full
+ * collection sets how far the heap may grow. At 10,000 levels a start keeps about 50 MB, and
+ * growing by half marked that heap six times over (at 24, 36, 40, 47, 58 and 63 MB) before the
+ * listening line. A larger folder's start makes more garbage as it goes, and its peak stays
+ * where it was: the heap never grows by 300% past what it was at `smallHeapBytes`.
  */
 export const growHeapWhileSmall = () => {
     growHeapBy(startHeapGrowth)
     if (givenToNode) return
-    const observer = new PerformanceObserver((entries) => {
-        const major = entries
-            .getEntries()
-            .some(
-                (entry) =>
-                    (entry as { detail?: { kind?: number } }).detail?.kind ===
-                    constants.NODE_PERFORMANCE_GC_MAJOR,
-            )
-        if (major && getHeapStatistics().used_heap_size > smallHeapBytes)
-            growHeapBy(servingHeapGrowth)
+    const observer = new PerformanceObserver(() => {
+        if (getHeapStatistics().used_heap_size > smallHeapBytes) growHeapBy(servingHeapGrowth)
     })
     observer.observe({ entryTypes: ['gc'] })
     whileSmall = observer
 }
 
-/** What a full collection may leave alive while a start that reads folders grows by `startHeapGrowth`. */
+/** The heap in use past which a start that reads folders grows by half again. */
 const smallHeapBytes = 64 * 1024 * 1024
 
 /** While a start loads (src/server.ts): few full collections of a heap that only grows, or is small. */
