@@ -44,7 +44,12 @@ import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
 import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
-import { growHeapBy, servingHeapGrowth, startHeapGrowth } from './util/heap-growth.js'
+import {
+    growHeapBy,
+    growHeapWhileSmall,
+    servingHeapGrowth,
+    startHeapGrowth,
+} from './util/heap-growth.js'
 import { TurnSlices } from './util/turn-slices.js'
 import { LivePreview } from './web/live-preview.js'
 import { checkWebClient } from './web/web-client.js'
@@ -132,7 +137,7 @@ const openContent = async (options: ShelfOptions) => {
     // A start from the snapshot keeps nearly all it makes; one that reads every folder makes garbage too.
     growHeapBy(startHeapGrowth)
     const snapshot = StartSnapshot.open(stateFolder, content)
-    if (!snapshot.hasUnits) growHeapBy(servingHeapGrowth)
+    if (!snapshot.hasUnits) growHeapWhileSmall()
     const hashes = await HashCache.open(join(stateFolder, 'hashes.json'))
     const parseCache = await StartParseCache.open(join(stateFolder, 'parsed.json'))
     const containment = new Containment(content, stateFolder)
