@@ -12,8 +12,10 @@ import {
 import {
     composeSearchText,
     isWord,
+    nextWordStart,
     searchTextOf,
     titleSpanOf,
+    wordEnd,
     wordsOf,
     type TitleSpan,
 } from './search-text.js'
@@ -95,6 +97,32 @@ const grown = (array: Uint32Array) => {
     return larger
 }
 
+/**
+ * A hash of the characters of `text` from `start` to `end`, so that a word of an item's text is
+ * looked up where it stands: made a string of its own (and dropped) for every word of every item,
+ * it was most of what building an index left for the collector.
+ */
+const hashOf = (text: string, start: number, end: number) => {
+    let hash = 0x811c9dc5
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193)
+    return hash >>> 0
+}
+
+/** Puts the word's id in the first free place from its hash's. */
+const placeWord = (ids: Int32Array, word: string, id: number) => {
+    const mask = ids.length - 1
+    let at = hashOf(word, 0, word.length) & mask
+    while (ids[at] !== 0) at = (at + 1) & mask
+    ids[at] = id + 1
+}
+
+/** A table of `size` places (a power of two) holding the words' ids. */
+const wordTable = (words: readonly string[], size: number) => {
+    const ids = new Int32Array(size)
+    words.forEach((word, id) => placeWord(ids, word, id))
+    return ids
+}
+
 const junctionWords = 16
 
 /** Short parts whose words are kept (see `SearchIndex.shortParts`). */
@@ -111,7 +139,14 @@ const junctionHash = (text: string, end: number, start: number, width: 1 | 2) =>
 }
 
 /** The two bits of the 512 a junction's hash sets. */
-const bitsOf = (hash: number) => [hash >>> 23, (hash >>> 14) & 511]
+const firstBit = (hash: number) => hash >>> 23
+const secondBit = (hash: number) => (hash >>> 14) & 511
+const bitsOf = (hash: number) => [firstBit(hash), secondBit(hash)]
+
+/** Sets `bit` of the bits from word `base` of `into`. */
+const setBit = (into: Uint32Array, base: number, bit: number) => {
+    into[base + (bit >>> 5)]! |= 1 << (bit & 31)
+}
 
 /**
  * The bits of the junctions the phrase `terms` (joined by spaces) makes where each term meets the
@@ -194,7 +229,8 @@ export class SearchIndex {
      */
     private junctions = new Uint32Array(junctionWords * 256)
     private readonly words: string[] = []
-    private readonly wordIds = new Map<string, number>()
+    /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
+    private wordIds = new Int32Array(1024)
     /** Word ids by trigram of the word. */
     private readonly wordTrigrams = new PostingLists()
     /** Slots by word id: the items holding the word anywhere, and in their title. */
@@ -238,21 +274,33 @@ export class SearchIndex {
         }
         while (this.junctions.length < junctionWords * (slot + 1))
             this.junctions = grown(this.junctions)
+        const { junctions } = this
+        const base = junctionWords * slot
+        // Indexed, without an array per junction: the index is built while the first scan
+        // serves requests, and what it leaves for the collector is what holds them.
         for (
             let at = text.indexOf(' ', 1);
             at >= 0 && at + 1 < text.length;
             at = text.indexOf(' ', at + 1)
         ) {
-            for (const width of [1, 2] as const) {
-                for (const bit of bitsOf(junctionHash(text, at, at + 1, width)))
-                    this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
-            }
+            const narrow = junctionHash(text, at, at + 1, 1)
+            const wide = junctionHash(text, at, at + 1, 2)
+            setBit(junctions, base, firstBit(narrow))
+            setBit(junctions, base, secondBit(narrow))
+            setBit(junctions, base, firstBit(wide))
+            setBit(junctions, base, secondBit(wide))
         }
         characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
         characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
-        for (const word of wordsOf(text)) this.holders.add(this.wordId(word), slot)
-        for (const word of wordsOf(text.slice(title.start, title.end)))
-            this.titleHolders.add(this.wordId(word), slot)
+        // One pass over the words, in the text's order (so the words are numbered as they come):
+        // the title's are those within its span, whose edges are line breaks.
+        for (let start = nextWordStart(text, 0); start < text.length;) {
+            const end = wordEnd(text, start)
+            const word = this.wordId(text, start, end)
+            this.holders.add(word, slot)
+            if (start >= title.start && end <= title.end) this.titleHolders.add(word, slot)
+            start = nextWordStart(text, end)
+        }
     }
 
     /**
@@ -320,14 +368,22 @@ export class SearchIndex {
         return known.ids
     }
 
-    private wordId(word: string) {
-        let id = this.wordIds.get(word)
-        if (id === undefined) {
-            id = this.words.length
-            this.words.push(word)
-            this.wordIds.set(word, id)
-            for (const key of trigramKeys(word)) this.wordTrigrams.add(key, id)
+    /** The id of the word of `text` from `start` to `end`, numbered when new; the word is made a string of its own only then. */
+    private wordId(text: string, start: number, end: number) {
+        const ids = this.wordIds
+        const mask = ids.length - 1
+        for (let at = hashOf(text, start, end) & mask; ; at = (at + 1) & mask) {
+            const known = ids[at]! - 1
+            if (known < 0) break
+            const word = this.words[known]!
+            if (word.length === end - start && text.startsWith(word, start)) return known
         }
+        const id = this.words.length
+        const word = text.slice(start, end)
+        this.words.push(word)
+        if (2 * this.words.length > ids.length) this.wordIds = wordTable(this.words, 2 * ids.length)
+        else placeWord(ids, word, id)
+        for (const key of trigramKeys(word)) this.wordTrigrams.add(key, id)
         return id
     }
 }

@@ -45,21 +45,64 @@ export const titleSpanOf = (item: CatalogItem): TitleSpan => {
 /** Letters and digits: what the words of a text are made of; everything else separates them. */
 const letterOrDigit = /^[\p{L}\p{N}]+$/u
 
-/**
- * The words of a text. A term that is a word itself is in a text exactly when it is in one of the
- * text's words, which is what lets an index of words answer substring searches.
- */
-export const wordsOf = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? []
-
 export const isWord = (term: string) => letterOrDigit.test(term)
 
-const isLetterOrDigit = (codePoint: number | undefined) =>
-    codePoint !== undefined &&
-    (codePoint < 128
-        ? (codePoint >= 48 && codePoint <= 57) ||
-          (codePoint >= 97 && codePoint <= 122) ||
-          (codePoint >= 65 && codePoint <= 90)
-        : letterOrDigit.test(String.fromCodePoint(codePoint)))
+/** Per UTF-16 code unit past ASCII, whether it is a letter or digit: 0 not known yet, 1 it is, 2 it is not. */
+const knownLetterOrDigit = new Uint8Array(0x10000)
+
+const isLetterOrDigit = (codePoint: number | undefined) => {
+    if (codePoint === undefined) return false
+    if (codePoint < 128)
+        return (
+            (codePoint >= 48 && codePoint <= 57) ||
+            (codePoint >= 97 && codePoint <= 122) ||
+            (codePoint >= 65 && codePoint <= 90)
+        )
+    if (codePoint > 0xffff) return letterOrDigit.test(String.fromCodePoint(codePoint))
+    let known = knownLetterOrDigit[codePoint]!
+    if (known === 0)
+        knownLetterOrDigit[codePoint] = known = letterOrDigit.test(String.fromCharCode(codePoint))
+            ? 1
+            : 2
+    return known === 1
+}
+
+/** Where the first word of `text` at or after `from` begins (`text.length` when there is none). */
+export const nextWordStart = (text: string, from: number) => {
+    let at = from
+    while (at < text.length) {
+        const codePoint = text.codePointAt(at)!
+        if (isLetterOrDigit(codePoint)) return at
+        at += codePoint > 0xffff ? 2 : 1
+    }
+    return text.length
+}
+
+/** Where the word of `text` beginning at `start` ends. */
+export const wordEnd = (text: string, start: number) => {
+    let at = start
+    while (at < text.length) {
+        const codePoint = text.codePointAt(at)!
+        if (!isLetterOrDigit(codePoint)) return at
+        at += codePoint > 0xffff ? 2 : 1
+    }
+    return text.length
+}
+
+/**
+ * The words of a text: its runs of letters and digits. A term that is a word itself is in a text
+ * exactly when it is in one of the text's words, which is what lets an index of words answer
+ * substring searches.
+ */
+export const wordsOf = (text: string) => {
+    const words: string[] = []
+    for (let start = nextWordStart(text, 0); start < text.length;) {
+        const end = wordEnd(text, start)
+        words.push(text.slice(start, end))
+        start = nextWordStart(text, end)
+    }
+    return words
+}
 
 const codePointBefore = (text: string, index: number) => {
     if (index === 0) return undefined
