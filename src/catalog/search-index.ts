@@ -78,16 +78,13 @@ const trigramKey = (a: number, b: number, c: number) => {
     return -1 - (hash >>> 2)
 }
 
+/** The key of the trigram of `word` ending at `index`. */
+const trigramAt = (word: string, index: number) =>
+    trigramKey(word.charCodeAt(index - 2), word.charCodeAt(index - 1), word.charCodeAt(index))
+
 const trigramKeys = (word: string) => {
     const keys = new Set<number>()
-    for (let index = 2; index < word.length; index++)
-        keys.add(
-            trigramKey(
-                word.charCodeAt(index - 2),
-                word.charCodeAt(index - 1),
-                word.charCodeAt(index),
-            ),
-        )
+    for (let index = 2; index < word.length; index++) keys.add(trigramAt(word, index))
     return keys
 }
 
@@ -383,7 +380,9 @@ export class SearchIndex {
         this.words.push(word)
         if (2 * this.words.length > ids.length) this.wordIds = wordTable(this.words, 2 * ids.length)
         else placeWord(ids, word, id)
-        for (const key of trigramKeys(word)) this.wordTrigrams.add(key, id)
+        // Without a set of the keys: a list keeps a repeat of its last number once.
+        for (let index = 2; index < word.length; index++)
+            this.wordTrigrams.add(trigramAt(word, index), id)
         return id
     }
 }

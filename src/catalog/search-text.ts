@@ -1,4 +1,4 @@
-import { allVariants } from '../content/text.js'
+import { allVariants, type LocalizedText } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
 
 // Made once per item: items are shared between snapshots, so an edit recomputes only the items it changed.
@@ -10,17 +10,25 @@ const searchTexts = new WeakMap<CatalogItem, string>()
  */
 export const composeSearchText = (item: CatalogItem): string => {
     const { title, subtitle, artists, author, description, tags, rating } = item.fields
-    const texts = [
-        title,
-        subtitle,
-        artists,
-        author,
-        description,
-        ...tags.map((tag) => tag.title),
-    ].flatMap(allVariants)
-    return [item.name, ...texts, item.type === 'level' ? String(rating) : '']
-        .join('\n')
-        .toLowerCase()
+    // Added to a string, not gathered in arrays and joined: an index is built while the first
+    // scan serves requests, and its garbage is what the collector holds them for.
+    let text = withLines(item.name, title)
+    text = withLines(text, subtitle)
+    text = withLines(text, artists)
+    text = withLines(text, author)
+    text = withLines(text, description)
+    for (const tag of tags) text = withLines(text, tag.title)
+    return `${text}\n${item.type === 'level' ? String(rating) : ''}`.toLowerCase()
+}
+
+/** `text` then each variant of `value`, a line each (`allVariants` without its array). */
+const withLines = (text: string, value: LocalizedText | undefined) => {
+    if (value === undefined) return text
+    if (typeof value === 'string') return `${text}\n${value}`
+    let lines = text
+    // Its own keys in `Object.values`' order: a record read from JSON or YAML inherits none.
+    for (const locale in value) lines = `${lines}\n${value[locale]}`
+    return lines
 }
 
 /** `composeSearchText`, kept per item for the searches without an index. */
