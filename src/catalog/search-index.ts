@@ -11,11 +11,10 @@ import {
 } from './position-set.js'
 import {
     composeSearchText,
+    forEachWord,
     isWord,
-    nextWordStart,
     searchTextOf,
     titleSpanOf,
-    wordEnd,
     wordsOf,
     type TitleSpan,
 } from './search-text.js'
@@ -291,13 +290,11 @@ export class SearchIndex {
         characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
         // One pass over the words, in the text's order (so the words are numbered as they come):
         // the title's are those within its span, whose edges are line breaks.
-        for (let start = nextWordStart(text, 0); start < text.length;) {
-            const end = wordEnd(text, start)
+        forEachWord(text, (start, end) => {
             const word = this.wordId(text, start, end)
             this.holders.add(word, slot)
             if (start >= title.start && end <= title.end) this.titleHolders.add(word, slot)
-            start = nextWordStart(text, end)
-        }
+        })
     }
 
     /**

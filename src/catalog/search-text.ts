@@ -75,40 +75,36 @@ const isLetterOrDigit = (codePoint: number | undefined) => {
     return known === 1
 }
 
-/** Where the first word of `text` at or after `from` begins (`text.length` when there is none). */
-export const nextWordStart = (text: string, from: number) => {
+/** Where the run from `from` of characters that are letters or digits (`inWord`), or are not, ends. */
+const runEnd = (text: string, from: number, inWord: boolean) => {
     let at = from
     while (at < text.length) {
         const codePoint = text.codePointAt(at)!
-        if (isLetterOrDigit(codePoint)) return at
-        at += codePoint > 0xffff ? 2 : 1
-    }
-    return text.length
-}
-
-/** Where the word of `text` beginning at `start` ends. */
-export const wordEnd = (text: string, start: number) => {
-    let at = start
-    while (at < text.length) {
-        const codePoint = text.codePointAt(at)!
-        if (!isLetterOrDigit(codePoint)) return at
+        if (isLetterOrDigit(codePoint) !== inWord) return at
         at += codePoint > 0xffff ? 2 : 1
     }
     return text.length
 }
 
 /**
- * The words of a text: its runs of letters and digits. A term that is a word itself is in a text
- * exactly when it is in one of the text's words, which is what lets an index of words answer
- * substring searches.
+ * Hands over where each word of a text (a run of letters and digits) begins and ends, in order,
+ * without making it a string.
+ */
+export const forEachWord = (text: string, visit: (start: number, end: number) => void) => {
+    for (let start = runEnd(text, 0, false); start < text.length;) {
+        const end = runEnd(text, start, true)
+        visit(start, end)
+        start = runEnd(text, end, false)
+    }
+}
+
+/**
+ * The words of a text. A term that is a word itself is in a text exactly when it is in one of the
+ * text's words, which is what lets an index of words answer substring searches.
  */
 export const wordsOf = (text: string) => {
     const words: string[] = []
-    for (let start = nextWordStart(text, 0); start < text.length;) {
-        const end = wordEnd(text, start)
-        words.push(text.slice(start, end))
-        start = nextWordStart(text, end)
-    }
+    forEachWord(text, (start, end) => words.push(text.slice(start, end)))
     return words
 }
 
