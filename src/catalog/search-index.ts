@@ -104,18 +104,21 @@ const hashOf = (text: string, start: number, end: number) => {
     return hash >>> 0
 }
 
-/** Puts the word's id in the first free place from its hash's. */
-const placeWord = (ids: Int32Array, word: string, id: number) => {
+/** Puts the id of the word of `hash` in the first free place from its hash's. */
+const placeWord = (ids: Int32Array, hash: number, id: number) => {
     const mask = ids.length - 1
-    let at = hashOf(word, 0, word.length) & mask
+    let at = hash & mask
     while (ids[at] !== 0) at = (at + 1) & mask
     ids[at] = id + 1
 }
 
-/** A table of `size` places (a power of two) holding the words' ids. */
-const wordTable = (words: readonly string[], size: number) => {
+/**
+ * A table of `size` places (a power of two) holding the ids of the first `count` words, by their
+ * hashes: kept, since hashing 130,000 words again when the table doubles held the loop 30 ms.
+ */
+const wordTable = (hashes: Uint32Array, count: number, size: number) => {
     const ids = new Int32Array(size)
-    words.forEach((word, id) => placeWord(ids, word, id))
+    for (let id = 0; id < count; id++) placeWord(ids, hashes[id]!, id)
     return ids
 }
 
@@ -227,6 +230,8 @@ export class SearchIndex {
     private readonly words: string[] = []
     /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
     private wordIds = new Int32Array(1024)
+    /** Each word's hash, by id. */
+    private wordHashes = new Uint32Array(512)
     /** Word ids by trigram of the word. */
     private readonly wordTrigrams = new PostingLists()
     /** Slots by word id: the items holding the word anywhere, and in their title. */
@@ -366,7 +371,8 @@ export class SearchIndex {
     private wordId(text: string, start: number, end: number) {
         const ids = this.wordIds
         const mask = ids.length - 1
-        for (let at = hashOf(text, start, end) & mask; ; at = (at + 1) & mask) {
+        const hash = hashOf(text, start, end)
+        for (let at = hash & mask; ; at = (at + 1) & mask) {
             const known = ids[at]! - 1
             if (known < 0) break
             const word = this.words[known]!
@@ -375,8 +381,11 @@ export class SearchIndex {
         const id = this.words.length
         const word = text.slice(start, end)
         this.words.push(word)
-        if (2 * this.words.length > ids.length) this.wordIds = wordTable(this.words, 2 * ids.length)
-        else placeWord(ids, word, id)
+        if (id === this.wordHashes.length) this.wordHashes = grown(this.wordHashes)
+        this.wordHashes[id] = hash
+        if (2 * this.words.length > ids.length)
+            this.wordIds = wordTable(this.wordHashes, this.words.length, 2 * ids.length)
+        else placeWord(ids, hash, id)
         // Without a set of the keys: a list keeps a repeat of its last number once.
         for (let index = 2; index < word.length; index++)
             this.wordTrigrams.add(trigramAt(word, index), id)
