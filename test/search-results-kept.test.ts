@@ -61,4 +61,53 @@ test('every page of every search, each asked after the others', () => {
         }
 })
 
+test('words of letters past the first 65,536 characters, beside emoji, lone surrogates and case changes, and words of the name: every search finds and ranks what one item by item does', () => {
+    // 𠀋 and 𝒜 are letters of two UTF-16 units, 😀 is not a letter; İ lower-cases to two characters, Σ at a word's end to ς.
+    // A word that begins another (`neon`, `neonlight`) is a word of its own.
+    const odd = [
+        '𠀋neon',
+        'dream😀night',
+        '\uD800rain',
+        'ΟΔΟΣ',
+        'İstanbul',
+        '𝒜road',
+        '٣٤drive',
+        'neonlight',
+    ]
+    const list = Array.from({ length: 300 }, (_, at) => {
+        const item = level(at)
+        const title = `${odd[at % odd.length]} ${odd[(at * 3) % odd.length]}${at % 5 === 0 ? '😀' : ''}`
+        return { ...item, fields: { ...item.fields, title } }
+    })
+    const index = SearchIndex.of(list)
+    makeSearchable(list, () => index)
+    const byItem = [...list]
+    const searches = [
+        '𠀋',
+        '𠀋neon',
+        'neon',
+        '😀',
+        'dream😀',
+        'night',
+        'rain',
+        'οδος',
+        'ς',
+        'i̇stanbul',
+        '𝒜',
+        '𝒜road',
+        '٣',
+        'drive 𠀋',
+        'neonlight',
+        'level',
+        '12',
+    ]
+    for (const keywords of searches) {
+        const want = runQuery(byItem, { keywords, filters: [] })
+        const got = runQuery(list, { keywords, filters: [] })
+        assert.ok(want.length > 0, `"${keywords}" is found (test self-check)`)
+        assert.is(got.length, want.length, `"${keywords}" count`)
+        assert.equal(names(got, 0), names(want, 0), `"${keywords}"`)
+    }
+})
+
 test.run()

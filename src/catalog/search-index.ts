@@ -11,6 +11,7 @@ import {
 } from './position-set.js'
 import {
     composeSearchText,
+    forEachWord,
     isWord,
     searchTextOf,
     titleSpanOf,
@@ -76,16 +77,13 @@ const trigramKey = (a: number, b: number, c: number) => {
     return -1 - (hash >>> 2)
 }
 
+/** The key of the trigram of `word` ending at `index`. */
+const trigramAt = (word: string, index: number) =>
+    trigramKey(word.charCodeAt(index - 2), word.charCodeAt(index - 1), word.charCodeAt(index))
+
 const trigramKeys = (word: string) => {
     const keys = new Set<number>()
-    for (let index = 2; index < word.length; index++)
-        keys.add(
-            trigramKey(
-                word.charCodeAt(index - 2),
-                word.charCodeAt(index - 1),
-                word.charCodeAt(index),
-            ),
-        )
+    for (let index = 2; index < word.length; index++) keys.add(trigramAt(word, index))
     return keys
 }
 
@@ -93,6 +91,35 @@ const grown = (array: Uint32Array) => {
     const larger = new Uint32Array(array.length * 2)
     larger.set(array)
     return larger
+}
+
+/**
+ * A hash of the characters of `text` from `start` to `end`, so that a word of an item's text is
+ * looked up where it stands: made a string of its own (and dropped) for every word of every item,
+ * it was most of what building an index left for the collector.
+ */
+const hashOf = (text: string, start: number, end: number) => {
+    let hash = 0x811c9dc5
+    for (let at = start; at < end; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193)
+    return hash >>> 0
+}
+
+/** Puts the id of the word of `hash` in the first free place from its hash's. */
+const placeWord = (ids: Int32Array, hash: number, id: number) => {
+    const mask = ids.length - 1
+    let at = hash & mask
+    while (ids[at] !== 0) at = (at + 1) & mask
+    ids[at] = id + 1
+}
+
+/**
+ * A table of `size` places (a power of two) holding the ids of the first `count` words, by their
+ * hashes: kept, since hashing 130,000 words again when the table doubles held the loop 30 ms.
+ */
+const wordTable = (hashes: Uint32Array, count: number, size: number) => {
+    const ids = new Int32Array(size)
+    for (let id = 0; id < count; id++) placeWord(ids, hashes[id]!, id)
+    return ids
 }
 
 const junctionWords = 16
@@ -111,7 +138,14 @@ const junctionHash = (text: string, end: number, start: number, width: 1 | 2) =>
 }
 
 /** The two bits of the 512 a junction's hash sets. */
-const bitsOf = (hash: number) => [hash >>> 23, (hash >>> 14) & 511]
+const firstBit = (hash: number) => hash >>> 23
+const secondBit = (hash: number) => (hash >>> 14) & 511
+const bitsOf = (hash: number) => [firstBit(hash), secondBit(hash)]
+
+/** Sets `bit` of the bits from word `base` of `into`. */
+const setBit = (into: Uint32Array, base: number, bit: number) => {
+    into[base + (bit >>> 5)]! |= 1 << (bit & 31)
+}
 
 /**
  * The bits of the junctions the phrase `terms` (joined by spaces) makes where each term meets the
@@ -194,7 +228,10 @@ export class SearchIndex {
      */
     private junctions = new Uint32Array(junctionWords * 256)
     private readonly words: string[] = []
-    private readonly wordIds = new Map<string, number>()
+    /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
+    private wordIds = new Int32Array(1024)
+    /** Each word's hash, by id. */
+    private wordHashes = new Uint32Array(512)
     /** Word ids by trigram of the word. */
     private readonly wordTrigrams = new PostingLists()
     /** Slots by word id: the items holding the word anywhere, and in their title. */
@@ -238,21 +275,31 @@ export class SearchIndex {
         }
         while (this.junctions.length < junctionWords * (slot + 1))
             this.junctions = grown(this.junctions)
+        const { junctions } = this
+        const base = junctionWords * slot
+        // Indexed, without an array per junction: the index is built while the first scan
+        // serves requests, and what it leaves for the collector is what holds them.
         for (
             let at = text.indexOf(' ', 1);
             at >= 0 && at + 1 < text.length;
             at = text.indexOf(' ', at + 1)
         ) {
-            for (const width of [1, 2] as const) {
-                for (const bit of bitsOf(junctionHash(text, at, at + 1, width)))
-                    this.junctions[junctionWords * slot + (bit >>> 5)]! |= 1 << (bit & 31)
-            }
+            const narrow = junctionHash(text, at, at + 1, 1)
+            const wide = junctionHash(text, at, at + 1, 2)
+            setBit(junctions, base, firstBit(narrow))
+            setBit(junctions, base, secondBit(narrow))
+            setBit(junctions, base, firstBit(wide))
+            setBit(junctions, base, secondBit(wide))
         }
         characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
         characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
-        for (const word of wordsOf(text)) this.holders.add(this.wordId(word), slot)
-        for (const word of wordsOf(text.slice(title.start, title.end)))
-            this.titleHolders.add(this.wordId(word), slot)
+        // One pass over the words, in the text's order (so the words are numbered as they come):
+        // the title's are those within its span, whose edges are line breaks.
+        forEachWord(text, (start, end) => {
+            const word = this.wordId(text, start, end)
+            this.holders.add(word, slot)
+            if (start >= title.start && end <= title.end) this.titleHolders.add(word, slot)
+        })
     }
 
     /**
@@ -320,14 +367,28 @@ export class SearchIndex {
         return known.ids
     }
 
-    private wordId(word: string) {
-        let id = this.wordIds.get(word)
-        if (id === undefined) {
-            id = this.words.length
-            this.words.push(word)
-            this.wordIds.set(word, id)
-            for (const key of trigramKeys(word)) this.wordTrigrams.add(key, id)
+    /** The id of the word of `text` from `start` to `end`, numbered when new; the word is made a string of its own only then. */
+    private wordId(text: string, start: number, end: number) {
+        const ids = this.wordIds
+        const mask = ids.length - 1
+        const hash = hashOf(text, start, end)
+        for (let at = hash & mask; ; at = (at + 1) & mask) {
+            const known = ids[at]! - 1
+            if (known < 0) break
+            const word = this.words[known]!
+            if (word.length === end - start && text.startsWith(word, start)) return known
         }
+        const id = this.words.length
+        const word = text.slice(start, end)
+        this.words.push(word)
+        if (id === this.wordHashes.length) this.wordHashes = grown(this.wordHashes)
+        this.wordHashes[id] = hash
+        if (2 * this.words.length > ids.length)
+            this.wordIds = wordTable(this.wordHashes, this.words.length, 2 * ids.length)
+        else placeWord(ids, hash, id)
+        // Without a set of the keys: a list keeps a repeat of its last number once.
+        for (let index = 2; index < word.length; index++)
+            this.wordTrigrams.add(trigramAt(word, index), id)
         return id
     }
 }

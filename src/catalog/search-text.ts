@@ -1,4 +1,4 @@
-import { allVariants } from '../content/text.js'
+import { allVariants, type LocalizedText } from '../content/text.js'
 import type { CatalogItem } from './catalog.js'
 
 // Made once per item: items are shared between snapshots, so an edit recomputes only the items it changed.
@@ -10,17 +10,25 @@ const searchTexts = new WeakMap<CatalogItem, string>()
  */
 export const composeSearchText = (item: CatalogItem): string => {
     const { title, subtitle, artists, author, description, tags, rating } = item.fields
-    const texts = [
-        title,
-        subtitle,
-        artists,
-        author,
-        description,
-        ...tags.map((tag) => tag.title),
-    ].flatMap(allVariants)
-    return [item.name, ...texts, item.type === 'level' ? String(rating) : '']
-        .join('\n')
-        .toLowerCase()
+    // Added to a string, not gathered in arrays and joined: an index is built while the first
+    // scan serves requests, and its garbage is what the collector holds them for.
+    let text = withLines(item.name, title)
+    text = withLines(text, subtitle)
+    text = withLines(text, artists)
+    text = withLines(text, author)
+    text = withLines(text, description)
+    for (const tag of tags) text = withLines(text, tag.title)
+    return `${text}\n${item.type === 'level' ? String(rating) : ''}`.toLowerCase()
+}
+
+/** `text` then each variant of `value`, a line each (`allVariants` without its array). */
+const withLines = (text: string, value: LocalizedText | undefined) => {
+    if (value === undefined) return text
+    if (typeof value === 'string') return `${text}\n${value}`
+    let lines = text
+    // Its own keys in `Object.values`' order: a record read from JSON or YAML inherits none.
+    for (const locale in value) lines = `${lines}\n${value[locale]}`
+    return lines
 }
 
 /** `composeSearchText`, kept per item for the searches without an index. */
@@ -45,21 +53,60 @@ export const titleSpanOf = (item: CatalogItem): TitleSpan => {
 /** Letters and digits: what the words of a text are made of; everything else separates them. */
 const letterOrDigit = /^[\p{L}\p{N}]+$/u
 
+export const isWord = (term: string) => letterOrDigit.test(term)
+
+/** Per UTF-16 code unit past ASCII, whether it is a letter or digit: 0 not known yet, 1 it is, 2 it is not. */
+const knownLetterOrDigit = new Uint8Array(0x10000)
+
+const isLetterOrDigit = (codePoint: number | undefined) => {
+    if (codePoint === undefined) return false
+    if (codePoint < 128)
+        return (
+            (codePoint >= 48 && codePoint <= 57) ||
+            (codePoint >= 97 && codePoint <= 122) ||
+            (codePoint >= 65 && codePoint <= 90)
+        )
+    if (codePoint > 0xffff) return letterOrDigit.test(String.fromCodePoint(codePoint))
+    let known = knownLetterOrDigit[codePoint]!
+    if (known === 0)
+        knownLetterOrDigit[codePoint] = known = letterOrDigit.test(String.fromCharCode(codePoint))
+            ? 1
+            : 2
+    return known === 1
+}
+
+/** Where the run from `from` of characters that are letters or digits (`inWord`), or are not, ends. */
+const runEnd = (text: string, from: number, inWord: boolean) => {
+    let at = from
+    while (at < text.length) {
+        const codePoint = text.codePointAt(at)!
+        if (isLetterOrDigit(codePoint) !== inWord) return at
+        at += codePoint > 0xffff ? 2 : 1
+    }
+    return text.length
+}
+
+/**
+ * Hands over where each word of a text (a run of letters and digits) begins and ends, in order,
+ * without making it a string.
+ */
+export const forEachWord = (text: string, visit: (start: number, end: number) => void) => {
+    for (let start = runEnd(text, 0, false); start < text.length;) {
+        const end = runEnd(text, start, true)
+        visit(start, end)
+        start = runEnd(text, end, false)
+    }
+}
+
 /**
  * The words of a text. A term that is a word itself is in a text exactly when it is in one of the
  * text's words, which is what lets an index of words answer substring searches.
  */
-export const wordsOf = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? []
-
-export const isWord = (term: string) => letterOrDigit.test(term)
-
-const isLetterOrDigit = (codePoint: number | undefined) =>
-    codePoint !== undefined &&
-    (codePoint < 128
-        ? (codePoint >= 48 && codePoint <= 57) ||
-          (codePoint >= 97 && codePoint <= 122) ||
-          (codePoint >= 65 && codePoint <= 90)
-        : letterOrDigit.test(String.fromCodePoint(codePoint)))
+export const wordsOf = (text: string) => {
+    const words: string[] = []
+    forEachWord(text, (start, end) => words.push(text.slice(start, end)))
+    return words
+}
 
 const codePointBefore = (text: string, index: number) => {
     if (index === 0) return undefined
