@@ -447,8 +447,13 @@ const scratch = new Scratch()
 const commonWordShare = 1 / 16
 /** …and this many common words' sets are kept per list (at 100,000 items, 12 KiB each). */
 const commonWordSets = 64
-/** As many sets of parts costly to mark are kept per list (see `ListSearch.partSets`). */
-const costlyPartSets = 64
+/**
+ * Sets of parts costly to mark kept per list, the least recently used dropped (see
+ * `ListSearch.partSets`; 3 MiB at 100,000 items). With 64, kept for the first parts asked, the
+ * two-letter parts of the benchmark's mix alone (41, text and title) did not fit, and those left
+ * out were marked again for every search of them.
+ */
+const costlyPartSets = 256
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -474,7 +479,7 @@ export class ListSearch {
     private readonly wordSets = new Map<number, PositionSet>()
     /**
      * The positions of the items holding a part (in their title), by `${inTitle}${part}`, for
-     * the first few parts whose marking cost as much as a common word's: a two-letter part
+     * the parts last asked whose marking cost as much as a common word's: a two-letter part
      * (`le`, `42`) is held by thousands of words, whose lists were gone through again for every
      * search of it, twice (text and title).
      */
@@ -553,13 +558,18 @@ export class ListSearch {
             const target = at === 0 ? into : spare
             const key = `${inTitle}${part}`
             const kept = this.partSets.get(key)
-            if (kept) target.set(kept)
-            else if (
+            if (kept) {
+                target.set(kept)
+                this.partSets.delete(key)
+                this.partSets.set(key, kept)
+            } else if (
                 this.marking(target, wordsHolding(at), inTitle) >=
-                    commonWordShare * this.list.length &&
-                this.partSets.size < costlyPartSets
-            )
+                commonWordShare * this.list.length
+            ) {
+                if (this.partSets.size >= costlyPartSets)
+                    this.partSets.delete(this.partSets.keys().next().value!)
                 this.partSets.set(key, target.slice())
+            }
             if (at > 0) intersectInto(into, spare)
         })
         for (const character of characters)
