@@ -278,18 +278,19 @@ export class SearchIndex {
     }
 
     /**
-     * The first of `entries` from `from` whose slot (by position, `slots`) has every one of a
-     * phrase's junction bits (`junctionBits`); `entries.length` when there is none.
+     * The first of `entries` from `from` up to `end` whose slot (by position, `slots`) has every
+     * one of a phrase's junction bits (`junctionBits`); `end` when there is none.
      */
     nextMayHoldPhrase(
         entries: Int32Array,
         from: number,
         slots: Int32Array,
         junctions: readonly number[],
+        end: number,
     ) {
         const bits = this.junctions
         // Indexed loops: an iterator made per entry was most of what a scan of a rare phrase allocated.
-        next: for (let at = from; at < entries.length; at++) {
+        next: for (let at = from; at < end; at++) {
             const base = junctionWords * slots[entries[at]! >> 1]!
             for (let which = 0; which < junctions.length; which++) {
                 const bit = junctions[which]!
@@ -297,7 +298,7 @@ export class SearchIndex {
             }
             return at
         }
-        return entries.length
+        return end
     }
 
     /** The slots holding the word (in their title): an array good until the next call. */
@@ -338,7 +339,8 @@ export class SearchIndex {
  * title holds a part of every term). For a search of one word the flag is exact (`exactTitles`):
  * the item holds it in its title or not. `ranks` is room for ranking to note what it learns of
  * each entry, zeroed. `text` and `titleSpan` give an item's search text by its position, and
- * `nextMayHoldPhrase` the next of the entries that may hold a phrase (see `junctionBits`).
+ * `nextMayHoldPhrase` the next of the entries before `end` that may hold a phrase (see
+ * `junctionBits`), `end` when none does.
  */
 export type Found = {
     readonly entries: Int32Array
@@ -346,7 +348,12 @@ export type Found = {
     readonly exactTitles: boolean
     text(position: number): string
     titleSpan(position: number): TitleSpan
-    nextMayHoldPhrase(entries: Int32Array, from: number, junctions: readonly number[]): number
+    nextMayHoldPhrase(
+        entries: Int32Array,
+        from: number,
+        junctions: readonly number[],
+        end: number,
+    ): number
 }
 
 /** What a search found, in the scratch arrays (see `Scratch`). */
@@ -501,7 +508,8 @@ export class ListSearch {
             terms,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
-            (entries, from, junctions) => index.nextMayHoldPhrase(entries, from, slots, junctions),
+            (entries, from, junctions, end) =>
+                index.nextMayHoldPhrase(entries, from, slots, junctions, end),
         )
     }
 
