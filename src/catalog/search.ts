@@ -235,7 +235,7 @@ class RankedItems implements ItemSequence {
         if (rank === 0 && !mayHoldInTitle) return false
         // This entry alone: a look from it to the next that may hold the phrase, made for each
         // entry ranked, went through the rest of them each time (a search of `rain first`, whose
-        // words are in thousands of items but the phrase in few, took 50 ms at 100,000 levels).
+        // words are in thousands of items but the phrase in few, took 50 ms over 100,000 levels).
         if (
             rank <= 1 &&
             this.found.nextMayHoldPhrase(this.found.entries, at, this.junctions, at + 1) !== at
