@@ -7,7 +7,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { Context } from 'koa'
 import { EncodedAnswer, encodingFor } from '../src/http/encoded-answer.js'
+import type { EncodedState } from '../src/http/encode-answers.js'
+import { respondWithItems } from '../src/http/respond.js'
 import { signInPlayer, type Player } from './support/player.js'
 import { rawRequest, type RawResponse } from './support/http.js'
 import { createTestSigner } from './support/signing.js'
@@ -251,6 +254,44 @@ test('an answer of parts: the bytes and ETag of the parts as one, each encoding 
         assert.is(a.identity.etag, whole(first).identity.etag, 'the ETag of the bytes')
         assert.is(a.keptBytes, whole(first).keptBytes)
     }
+})
+
+test("a list answer's ETag is its bytes': equal for equal items and rest, other for any other byte, order or rest", () => {
+    const itemOf = (name: string, title: string) => [
+        Buffer.from(`{"name":"${name}","title":"${title}","engine":`),
+        Buffer.from('{"name":"shared-engine"}'),
+        Buffer.from('}'),
+    ]
+    const answerOf = (items: Buffer[][], rest: object) => {
+        const ctx = { state: {} } as unknown as Context
+        respondWithItems(ctx, rest, items)
+        const answer = (ctx.state as EncodedState).encodedAnswer!
+        const { body, etag } = answer.identity
+        assert.equal(JSON.parse(body.toString()), {
+            items: items.map((parts) => JSON.parse(Buffer.concat(parts).toString())),
+            ...rest,
+        })
+        assert.match(
+            etag,
+            new RegExp(`^"${body.length.toString(16)}-[^"]{27}"$`),
+            'length and hash',
+        )
+        return etag
+    }
+    const a = itemOf('a', 'Alpha 朝露')
+    const b = itemOf('b', 'Beta')
+    const etag = answerOf([a, b], { pageCount: 2 })
+    // The same bytes made again from other buffers, as after the renderer dropped and re-made them.
+    assert.is(answerOf([itemOf('a', 'Alpha 朝露'), itemOf('b', 'Beta')], { pageCount: 2 }), etag)
+    const others = [
+        answerOf([a, itemOf('b', 'Betb')], { pageCount: 2 }),
+        answerOf([b, a], { pageCount: 2 }),
+        answerOf([a, b], { pageCount: 3 }),
+        answerOf([a], { pageCount: 2 }),
+        answerOf([a, b, a], { pageCount: 2 }),
+        answerOf([a, b], {}),
+    ]
+    assert.is(new Set([etag, ...others]).size, others.length + 1, others.join(' '))
 })
 
 test.run()

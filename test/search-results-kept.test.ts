@@ -110,4 +110,28 @@ test('words of letters past the first 65,536 characters, beside emoji, lone surr
     }
 })
 
+test('parts costly to mark, more of them than a list keeps sets of: asked again after theirs were dropped', () => {
+    // Each item's text holds a word per letter, `a123`, `b123`…: the part `a1` is in over a thousand words,
+    // each of one item, which costs as much to mark as a common word, and there are 260 such parts.
+    const letters = [...'abcdefghijklmnopqrstuvwxyz']
+    const list = Array.from({ length: 2000 }, (_, at) => {
+        const item = level(at)
+        const description = letters.map((letter) => `${letter}${at}`).join(' ')
+        return { ...item, fields: { ...item.fields, description: { en: description } } }
+    })
+    const index = SearchIndex.of(list)
+    makeSearchable(list, () => index)
+    const byItem = [...list]
+    const parts = letters.flatMap((letter) =>
+        Array.from({ length: 10 }, (_, digit) => `${letter}${digit}`),
+    )
+    for (const round of [1, 2])
+        for (const keywords of [...parts, ...parts.slice(0, 20).map((part) => `${part} neon`)]) {
+            const want = runQuery(byItem, { keywords, filters: [] })
+            const got = runQuery(list, { keywords, filters: [] })
+            assert.is(got.length, want.length, `"${keywords}" count, round ${round}`)
+            assert.equal(names(got, 1), names(want, 1), `"${keywords}" page 1, round ${round}`)
+        }
+})
+
 test.run()

@@ -325,18 +325,19 @@ export class SearchIndex {
     }
 
     /**
-     * The first of `entries` from `from` whose slot (by position, `slots`) has every one of a
-     * phrase's junction bits (`junctionBits`); `entries.length` when there is none.
+     * The first of `entries` from `from` up to `end` whose slot (by position, `slots`) has every
+     * one of a phrase's junction bits (`junctionBits`); `end` when there is none.
      */
     nextMayHoldPhrase(
         entries: Int32Array,
         from: number,
         slots: Int32Array,
         junctions: readonly number[],
+        end: number,
     ) {
         const bits = this.junctions
         // Indexed loops: an iterator made per entry was most of what a scan of a rare phrase allocated.
-        next: for (let at = from; at < entries.length; at++) {
+        next: for (let at = from; at < end; at++) {
             const base = junctionWords * slots[entries[at]! >> 1]!
             for (let which = 0; which < junctions.length; which++) {
                 const bit = junctions[which]!
@@ -344,7 +345,7 @@ export class SearchIndex {
             }
             return at
         }
-        return entries.length
+        return end
     }
 
     /** The slots holding the word (in their title): an array good until the next call. */
@@ -399,7 +400,8 @@ export class SearchIndex {
  * title holds a part of every term). For a search of one word the flag is exact (`exactTitles`):
  * the item holds it in its title or not. `ranks` is room for ranking to note what it learns of
  * each entry, zeroed. `text` and `titleSpan` give an item's search text by its position, and
- * `nextMayHoldPhrase` the next of the entries that may hold a phrase (see `junctionBits`).
+ * `nextMayHoldPhrase` the next of the entries before `end` that may hold a phrase (see
+ * `junctionBits`), `end` when none does.
  */
 export type Found = {
     readonly entries: Int32Array
@@ -407,7 +409,12 @@ export type Found = {
     readonly exactTitles: boolean
     text(position: number): string
     titleSpan(position: number): TitleSpan
-    nextMayHoldPhrase(entries: Int32Array, from: number, junctions: readonly number[]): number
+    nextMayHoldPhrase(
+        entries: Int32Array,
+        from: number,
+        junctions: readonly number[],
+        end: number,
+    ): number
 }
 
 /** What a search found, in the scratch arrays (see `Scratch`). */
@@ -508,8 +515,13 @@ const scratch = new Scratch()
 const commonWordShare = 1 / 16
 /** …and this many common words' sets are kept per list (at 100,000 items, 12 KiB each). */
 const commonWordSets = 64
-/** As many sets of parts costly to mark are kept per list (see `ListSearch.partSets`). */
-const costlyPartSets = 64
+/**
+ * Sets of parts costly to mark kept per list, the least recently used dropped (see
+ * `ListSearch.partSets`; 3 MiB at 100,000 items). With 64, kept for the first parts asked, the
+ * two-letter parts of the benchmark's mix alone (41, text and title) did not fit, and those left
+ * out were marked again for every search of them.
+ */
+const costlyPartSets = 256
 
 /**
  * Quick search over one ordered list of a snapshot (its type's list, or that list sorted
@@ -535,7 +547,7 @@ export class ListSearch {
     private readonly wordSets = new Map<number, PositionSet>()
     /**
      * The positions of the items holding a part (in their title), by `${inTitle}${part}`, for
-     * the first few parts whose marking cost as much as a common word's: a two-letter part
+     * the parts last asked whose marking cost as much as a common word's: a two-letter part
      * (`le`, `42`) is held by thousands of words, whose lists were gone through again for every
      * search of it, twice (text and title).
      */
@@ -557,7 +569,8 @@ export class ListSearch {
             terms,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
-            (entries, from, junctions) => index.nextMayHoldPhrase(entries, from, slots, junctions),
+            (entries, from, junctions, end) =>
+                index.nextMayHoldPhrase(entries, from, slots, junctions, end),
         )
     }
 
@@ -614,13 +627,18 @@ export class ListSearch {
             const target = at === 0 ? into : spare
             const key = `${inTitle}${part}`
             const kept = this.partSets.get(key)
-            if (kept) target.set(kept)
-            else if (
+            if (kept) {
+                target.set(kept)
+                this.partSets.delete(key)
+                this.partSets.set(key, kept)
+            } else if (
                 this.marking(target, wordsHolding(at), inTitle) >=
-                    commonWordShare * this.list.length &&
-                this.partSets.size < costlyPartSets
-            )
+                commonWordShare * this.list.length
+            ) {
+                if (this.partSets.size >= costlyPartSets)
+                    this.partSets.delete(this.partSets.keys().next().value!)
                 this.partSets.set(key, target.slice())
+            }
             if (at > 0) intersectInto(into, spare)
         })
         for (const character of characters)
