@@ -38,7 +38,7 @@ import { RoomRegistry } from './rooms/room-registry.js'
 import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
-import { firstRequests, warmUp, warmUpFromLevels } from './http/warm-up.js'
+import { firstRequests, warmUp } from './http/warm-up.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
@@ -369,13 +369,11 @@ export const startShelf = async (
     // started before, its turns came between the warm-up's answers and the line waited for them.
     const [warnings] = await Promise.all([
         startWarnings(options, stateFolder),
-        catalog.listed.level.length >= warmUpFromLevels
-            ? warmUp(
-                  // Every address a wildcard listens on reaches it by the loopback.
-                  isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
-                  firstRequests(options.name, catalog.items.level.keys().next().value),
-              )
-            : undefined,
+        warmUp(
+            // Every address a wildcard listens on reaches it by the loopback.
+            isWildcard(listen.host) ? `http://127.0.0.1:${port}` : url,
+            firstRequests(options.name, catalog.items.level.keys().next().value),
+        ),
     ])
     // The served files of the first catalog go into its table between requests (a look-up puts
     // them all in at once), then each type's search index is built (a search finishes its own at

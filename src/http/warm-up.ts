@@ -17,13 +17,6 @@ export const warmUp = async (url: string, requests: readonly FirstRequest[]) => 
 
 type FirstRequest = { path: string; encoding: string }
 
-/**
- * The folders worth it: those whose first scan is long enough for the first requests to queue
- * behind their cold code with it. On the example (7 levels) the warm-up made the start 0.1–0.2 s
- * longer (`npm start` 0.68–0.94 s without, 0.99–1.01 s with), more than the first request waits.
- */
-export const warmUpFromLevels = 1_000
-
 /** A start never waits long for its own answer (an address the loopback does not reach, say). */
 const answerWithinMs = 2_000
 
