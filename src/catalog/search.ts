@@ -149,8 +149,8 @@ class RankedItems implements ItemSequence {
     private readonly phrase: string
     private readonly junctions: number[]
     /** Per rank: its items found so far (as indexes of the entries), and how far the entries were looked at for it. */
-    private readonly members: number[][] = [[], [], [], []]
-    private readonly looked = [0, 0, 0, 0]
+    private readonly members: number[][] = Array.from({ length: rankCount }, () => [])
+    private readonly looked = new Array<number>(rankCount).fill(0)
 
     constructor(
         private readonly list: readonly CatalogItem[],
