@@ -82,7 +82,7 @@ const bundle = async () => {
             'charts/chart-worker': 'src/charts/chart-worker.ts',
             'content/resource-worker': 'src/content/resource-worker.ts',
             'content/snapshot-worker': 'src/content/snapshot-worker.ts',
-            'watch/scan-worker': 'src/watch/scan-worker.ts',
+            'watch/watch-worker': 'src/watch/watch-worker.ts',
             'cli/precompile-validators': 'src/cli/precompile-validators.ts',
         },
         outdir: dist,
