@@ -159,65 +159,123 @@ test('folders are watched a few at a time: with hundreds of folders, the first a
     })
 })
 
-test('a folder removed and made again under its name (with a folder inside) is watched again', async () => {
-    await watching(
-        { 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' },
-        async (root, handed) => {
-            await rm(join(root, 'levels/again'), { recursive: true })
-            await handed('levels/again')
-            // Give the watcher its moment to see the folder gone before it comes back.
-            await sleep(100)
-            await mkdir(join(root, 'levels/again/comments'), { recursive: true })
-            await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
-            await handed('levels/again/item.yaml')
-            await sleep(100)
-            await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
-            await handed('levels/again/comments/two.md')
-        },
-    )
-})
+/** Where the watches below the root run: here for a small catalog, on their worker for a large one. */
+const whereWatched = [
+    ['watched here', {}],
+    ['watched by the worker', manyLevels],
+] as const
 
-test('a folder made after the scan with a folder inside: the inner folder still reports its changes once the outer one changed', async () => {
-    await watching({ 'levels/kept/item.yaml': 'title: Kept\n' }, async (root, handed) => {
-        await mkdir(join(root, 'levels/new/comments'), { recursive: true })
-        await handed('levels/new/comments')
-        await sleep(100)
-        await writeFile(join(root, 'levels/new/item.yaml'), 'title: New\n')
-        await handed('levels/new/item.yaml')
-        await sleep(100)
-        await writeFile(join(root, 'levels/new/comments/one.md'), 'One\n')
-        await handed('levels/new/comments/one.md')
+for (const [what, others] of whereWatched) {
+    test(`${what}: a folder removed and made again under its name (with a folder inside) is watched again`, async () => {
+        await watching(
+            {
+                ...others,
+                'levels/again/item.yaml': 'title: First\n',
+                'levels/again/comments/one.md': 'One\n',
+            },
+            async (root, handed) => {
+                await rm(join(root, 'levels/again'), { recursive: true })
+                await handed('levels/again')
+                // Give the watcher its moment to see the folder gone before it comes back.
+                await sleep(100)
+                await mkdir(join(root, 'levels/again/comments'), { recursive: true })
+                await writeFile(join(root, 'levels/again/item.yaml'), 'title: Second\n')
+                await handed('levels/again/item.yaml')
+                await sleep(100)
+                await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
+                await handed('levels/again/comments/two.md')
+            },
+        )
     })
-})
 
-test('folders made at once several levels deep (mkdir -p): a file saved in the deepest is handed over, and a later save there too', async () => {
-    await watching({ 'levels/kept/item.yaml': 'title: Kept\n' }, async (root, handed) => {
-        const deep = join(root, 'levels/kept/extra/one/two')
-        await mkdir(deep, { recursive: true })
-        await writeFile(join(deep, 'first.md'), 'First\n')
-        await handed('levels/kept/extra/one/two/first.md')
-        await writeFile(join(deep, 'second.md'), 'Second\n')
-        await handed('levels/kept/extra/one/two/second.md')
+    test(`${what}: a folder made after the scan with a folder inside: the inner folder still reports its changes once the outer one changed`, async () => {
+        await watching(
+            { ...others, 'levels/kept/item.yaml': 'title: Kept\n' },
+            async (root, handed) => {
+                await mkdir(join(root, 'levels/new/comments'), { recursive: true })
+                await handed('levels/new/comments')
+                await sleep(100)
+                await writeFile(join(root, 'levels/new/item.yaml'), 'title: New\n')
+                await handed('levels/new/item.yaml')
+                await sleep(100)
+                await writeFile(join(root, 'levels/new/comments/one.md'), 'One\n')
+                await handed('levels/new/comments/one.md')
+            },
+        )
     })
-})
 
-test('a folder removed and made again in the same moment (a checkout) is watched again: a later save in it is handed over', async () => {
-    await watching(
-        { 'levels/again/item.yaml': 'title: First\n', 'levels/again/comments/one.md': 'One\n' },
-        async (root, handed) => {
-            // All before the watcher hears of any of it: its events find a folder under the name.
-            fs.rmSync(join(root, 'levels/again'), { recursive: true })
-            fs.mkdirSync(join(root, 'levels/again/comments'), { recursive: true })
-            fs.writeFileSync(join(root, 'levels/again/item.yaml'), 'title: Second\n')
-            // Not reported by any watch: found by the listing of the folder watched again.
-            await handed('levels/again/item.yaml')
-            await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
-            await handed('levels/again/comments/two.md')
-            await writeFile(join(root, 'levels/again/data.json'), '{}\n')
-            await handed('levels/again/data.json')
-        },
-    )
-})
+    test(`${what}: folders made at once several levels deep (mkdir -p): a file saved in the deepest is handed over, and a later save there too`, async () => {
+        await watching(
+            { ...others, 'levels/kept/item.yaml': 'title: Kept\n' },
+            async (root, handed) => {
+                const deep = join(root, 'levels/kept/extra/one/two')
+                await mkdir(deep, { recursive: true })
+                await writeFile(join(deep, 'first.md'), 'First\n')
+                await handed('levels/kept/extra/one/two/first.md')
+                await writeFile(join(deep, 'second.md'), 'Second\n')
+                await handed('levels/kept/extra/one/two/second.md')
+            },
+        )
+    })
+
+    test(`${what}: a folder removed and made again in the same moment (a checkout) is watched again: a later save in it is handed over`, async () => {
+        await watching(
+            {
+                ...others,
+                'levels/again/item.yaml': 'title: First\n',
+                'levels/again/comments/one.md': 'One\n',
+            },
+            async (root, handed) => {
+                // All before the watcher hears of any of it: its events find a folder under the name.
+                fs.rmSync(join(root, 'levels/again'), { recursive: true })
+                fs.mkdirSync(join(root, 'levels/again/comments'), { recursive: true })
+                fs.writeFileSync(join(root, 'levels/again/item.yaml'), 'title: Second\n')
+                // Not reported by any watch: found by the listing of the folder watched again.
+                await handed('levels/again/item.yaml')
+                await writeFile(join(root, 'levels/again/comments/two.md'), 'Two\n')
+                await handed('levels/again/comments/two.md')
+                await writeFile(join(root, 'levels/again/data.json'), '{}\n')
+                await handed('levels/again/data.json')
+            },
+        )
+    })
+
+    test(`${what}: a type folder made after the scan is watched: a save in it is handed over`, async () => {
+        await watching(
+            { ...others, 'levels/kept/item.yaml': 'title: Kept\n' },
+            async (root, handed) => {
+                await mkdir(join(root, 'skins/fresh'), { recursive: true })
+                await handed('skins')
+                await sleep(100)
+                await writeFile(join(root, 'skins/fresh/item.yaml'), 'title: Fresh\n')
+                await handed('skins/fresh/item.yaml')
+            },
+        )
+    })
+
+    test(`${what}: a file saved while the first scan runs is handed over once the watcher is ready`, async () => {
+        const root = await temporaryFolder()
+        try {
+            await writeTree(root, { ...others, 'levels/last/item.yaml': 'title: Before\n' })
+            await sleep(250)
+            const { batches, onBatch } = recorder()
+            const watcher = watchFolder(root, onBatch, { readSince: Date.now() })
+            try {
+                // Before the watcher can have watched or listed it: the scan or the folder's watch must say so.
+                await writeFile(join(root, 'levels/last/item.yaml'), 'title: During\n')
+                await watcher.ready
+                assert.ok(
+                    batches.flat().includes('levels/last/item.yaml'),
+                    `handed over: ${JSON.stringify(batches)}`,
+                )
+            } finally {
+                await watcher.close()
+            }
+        } finally {
+            await rm(root, { recursive: true, force: true })
+        }
+    })
+}
 
 test('a folder that cannot be watched (the system limit of watches) is reported once; the first scan still finishes and the other folders report their changes', async () => {
     const realWatch = fs.watch
