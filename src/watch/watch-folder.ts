@@ -147,6 +147,7 @@ export const watchFolder = (
     const watchOnWorker = (): FolderWatches => {
         const worker = startWorker('watch/watch-worker', {
             workerData: { root: watchRoot, readSince } satisfies WatchWorkerData,
+            resourceLimits: { maxYoungGenerationSizeMb: 4 },
         })
         let failed = false
         const workerFailed = (error: Error) => {
