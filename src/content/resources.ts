@@ -190,7 +190,11 @@ export class ResourceProcessor {
             (stat.size <= wholeReadBytes
                 ? await digest(await readFile(path))
                 : await hashFile(path))
-        return { served: { hash, path, contentType: await contentTypeOf(path, extension) }, stat }
+        // Nearly every file has an extension that says its type: no await (30,000 at 10,000 levels).
+        const contentType = extension
+            ? contentTypeOfExtension(extension)
+            : await sniffContentType(path)
+        return { served: { hash, path, contentType }, stat }
     }
 
     /** Bytes Shelf made, written into the state folder; their `hash` when it is known already. */
@@ -225,11 +229,9 @@ const wholeReadBytes = 16 * 1024 * 1024
 /** Files served as they are up to this size are hashed in batches (resource-batches.ts); bytes Shelf made up to it, on the main thread. */
 const smallFileBytes = 64 * 1024
 
-/** The type an extension says, or else the file's first bytes. */
-const contentTypeOf = async (path: string, extension: string) =>
-    extension
-        ? (contentTypeByExtension[extension] ?? 'application/octet-stream')
-        : sniffContentType(path)
+/** The type an extension says; an extensionless file's first bytes say it instead (`sniffContentType`). */
+const contentTypeOfExtension = (extension: string) =>
+    contentTypeByExtension[extension] ?? 'application/octet-stream'
 
 const readBytes = async (path: string, info: Stats) =>
     info.size <= smallFileBytes ? readFileSync(path) : readFile(path)
