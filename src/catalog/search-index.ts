@@ -229,13 +229,13 @@ export class SearchIndex {
      * each side (four kinds), each hashed to two of 1,024 bits (a Bloom filter). Where two terms
      * of a phrase meet, its text holds the end of one, a space and the start of the next: a text
      * lacking one of the phrase's junctions cannot hold it, which spares ranking a look through
-     * most texts for a rare phrase. Kept by bit, a set of slots each (`junctionWords` words from
-     * `bit * junctionWords`), so that a phrase's few bits are and-ed once into one small set of
-     * slots (`slotsMayHold`), rather than read at 100,000 places far apart in a large array; with
-     * one character a side only for a term of one (`a chart`), which most texts have at some space.
+     * most texts for a rare phrase. One character a side only for a term of one (`a chart`): most
+     * texts have `a c` at some space. Kept 32 slots a block, a word per bit (slot `s`'s bit `b` in
+     * word `(s >>> 5) * junctionBitCount + b`): a slot's bits are set within its block as the index
+     * is built, and a phrase's few bits are and-ed a block at a time into one small set of slots
+     * (`slotsMayHold`), where they were read at each entry ranked, at 100,000 places far apart.
      */
     private junctions = new Uint32Array(junctionBitCount * 8)
-    private junctionWords = 8
     private readonly words: string[] = []
     /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
     private wordIds = new Int32Array(1024)
@@ -282,7 +282,8 @@ export class SearchIndex {
             this.textCharacters = grown(this.textCharacters)
             this.titleCharacters = grown(this.titleCharacters)
         }
-        if (slot >>> 5 >= this.junctionWords) this.growJunctions()
+        while (this.junctions.length < junctionBitCount * ((slot >>> 5) + 1))
+            this.junctions = grown(this.junctions)
         // Indexed, without an array per junction: the index is built while the first scan
         // serves requests, and what it leaves for the collector is what holds them.
         for (
@@ -335,29 +336,21 @@ export class SearchIndex {
     }
 
     private setJunction(bit: number, slot: number) {
-        this.junctions[bit * this.junctionWords + (slot >>> 5)]! |= 1 << (slot & 31)
-    }
-
-    /** Twice the room for slots in each bit's set. */
-    private growJunctions() {
-        const words = 2 * this.junctionWords
-        const grown = new Uint32Array(junctionBitCount * words)
-        for (let bit = 0; bit < junctionBitCount; bit++)
-            grown.set(
-                this.junctions.subarray(bit * this.junctionWords, (bit + 1) * this.junctionWords),
-                bit * words,
-            )
-        this.junctions = grown
-        this.junctionWords = words
+        this.junctions[(slot >>> 5) * junctionBitCount + bit]! |= 1 << (slot & 31)
     }
 
     /** Into `into` (made when too small), the slots whose text has every one of the junction bits (`junctionBits`). */
     slotsMayHold(junctions: readonly number[], into: Uint32Array): Uint32Array {
-        const words = this.junctionWords
-        const set = into.length >= words ? into.subarray(0, words) : new Uint32Array(words)
-        set.fill(0xffffffff)
-        for (const bit of junctions)
-            intersectInto(set, this.junctions.subarray(bit * words, (bit + 1) * words))
+        const blocks = wordsFor(this.slots.size)
+        const set = into.length >= blocks ? into.subarray(0, blocks) : new Uint32Array(blocks)
+        const bits = this.junctions
+        for (let block = 0; block < blocks; block++) {
+            const base = block * junctionBitCount
+            let word = 0xffffffff
+            for (let which = 0; which < junctions.length; which++)
+                word &= bits[base + junctions[which]!]!
+            set[block] = word
+        }
         return set
     }
 
