@@ -110,6 +110,14 @@ for (const keywords of [
     'yr tz',
     'zephyr tz',
     'quartz yr',
+    // Phrases of common words, a one-letter word on either side or none: held by many items
+    // (`a zephyr`, `quartz t`), or by none though most items hold both words (`a quartz`, `chart
+    // zephyr`, `plain z`), found by the junctions of each item's text.
+    'a zephyr',
+    'quartz t',
+    'a quartz',
+    'chart zephyr',
+    'plain z',
 ]) {
     test(`"${keywords}": every page in the order of a full ranking`, async () => {
         const want = expected(keywords)

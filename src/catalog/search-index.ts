@@ -122,40 +122,44 @@ const wordTable = (hashes: Uint32Array, count: number, size: number) => {
     return ids
 }
 
-const junctionWords = 16
+/** Bits of a junction filter (see `SearchIndex.junctions`). */
+const junctionBitCount = 1024
 
 /** Short parts whose words are kept (see `SearchIndex.shortParts`). */
 const maxShortParts = 4096
 
-/** A hash of the `width` characters of `text` before `end` and those from `start` (a character missing at the text's edge counts as 0). */
-const junctionHash = (text: string, end: number, start: number, width: 1 | 2) => {
-    let hash = Math.imul(width, 0x27d4eb2f)
-    for (let at = end - width; at < end; at++)
+/**
+ * A hash of the `left` characters of `text` before `end` and the `right` ones from `start` (a
+ * character missing at the text's edge counts as 0).
+ */
+const junctionHash = (text: string, end: number, start: number, left: 1 | 2, right: 1 | 2) => {
+    let hash = Math.imul(left + 2 * right, 0x27d4eb2f)
+    for (let at = end - left; at < end; at++)
         hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x9e3779b1)
-    for (let at = start; at < start + width; at++)
+    for (let at = start; at < start + right; at++)
         hash = Math.imul(hash ^ (text.charCodeAt(at) || 0), 0x85ebca77)
     return hash >>> 0
 }
 
-/** The two bits of the 512 a junction's hash sets. */
-const firstBit = (hash: number) => hash >>> 23
-const secondBit = (hash: number) => (hash >>> 14) & 511
+/** The two bits of the filter's a junction's hash sets. */
+const firstBit = (hash: number) => hash >>> 22
+const secondBit = (hash: number) => (hash >>> 12) & (junctionBitCount - 1)
 const bitsOf = (hash: number) => [firstBit(hash), secondBit(hash)]
 
-/** Sets `bit` of the bits from word `base` of `into`. */
-const setBit = (into: Uint32Array, base: number, bit: number) => {
-    into[base + (bit >>> 5)]! |= 1 << (bit & 31)
-}
+/** Two characters a side of a junction where the term there has them, else one. */
+const widthOf = (term: string) => (term.length >= 2 ? 2 : 1)
 
 /**
  * The bits of the junctions the phrase `terms` (joined by spaces) makes where each term meets the
- * next: two characters a side when both terms have them, else one.
+ * next: on each side two characters when that side's term has them, else one.
  */
 export const junctionBits = (terms: readonly string[]) =>
     terms.slice(1).flatMap((term, at) => {
-        const phrase = `${terms[at]!} ${term}`
-        const width = terms[at]!.length >= 2 && term.length >= 2 ? 2 : 1
-        return bitsOf(junctionHash(phrase, terms[at]!.length, terms[at]!.length + 1, width))
+        const before = terms[at]!
+        const phrase = `${before} ${term}`
+        return bitsOf(
+            junctionHash(phrase, before.length, before.length + 1, widthOf(before), widthOf(term)),
+        )
     })
 
 /** Letters a–z as bits 0–25 of one word, digits 0–9 as bits 0–9 of the next. */
@@ -221,12 +225,17 @@ export class SearchIndex {
     private textCharacters = new Uint32Array(256)
     private titleCharacters = new Uint32Array(256)
     /**
-     * Each slot's junctions: the characters either side of each space of its text, one and two on
-     * each side, each hashed to two of 512 bits (a Bloom filter), sixteen words a slot. Where two terms of a phrase meet, its
-     * text holds the end of one, a space and the start of the next: a text lacking one of the
-     * phrase's junctions cannot hold it, which spares ranking a look through most texts for a rare phrase.
+     * The junctions of each slot's text: the characters either side of each space, one or two on
+     * each side (four kinds), each hashed to two of 1,024 bits (a Bloom filter). Where two terms
+     * of a phrase meet, its text holds the end of one, a space and the start of the next: a text
+     * lacking one of the phrase's junctions cannot hold it, which spares ranking a look through
+     * most texts for a rare phrase. One character a side only for a term of one (`a chart`): most
+     * texts have `a c` at some space. Kept 32 slots a block, a word per bit (slot `s`'s bit `b` in
+     * word `(s >>> 5) * junctionBitCount + b`): a slot's bits are set within its block as the index
+     * is built, and a phrase's few bits are and-ed a block at a time into one small set of slots
+     * (`slotsMayHold`), where they were read at each entry ranked, at 100,000 places far apart.
      */
-    private junctions = new Uint32Array(junctionWords * 256)
+    private junctions = new Uint32Array(junctionBitCount * 8)
     private readonly words: string[] = []
     /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
     private wordIds = new Int32Array(1024)
@@ -273,24 +282,26 @@ export class SearchIndex {
             this.textCharacters = grown(this.textCharacters)
             this.titleCharacters = grown(this.titleCharacters)
         }
-        while (this.junctions.length < junctionWords * (slot + 1))
+        while (this.junctions.length < junctionBitCount * ((slot >>> 5) + 1))
             this.junctions = grown(this.junctions)
-        const { junctions } = this
-        const base = junctionWords * slot
         // Indexed, without an array per junction: the index is built while the first scan
         // serves requests, and what it leaves for the collector is what holds them.
         for (
             let at = text.indexOf(' ', 1);
             at >= 0 && at + 1 < text.length;
             at = text.indexOf(' ', at + 1)
-        ) {
-            const narrow = junctionHash(text, at, at + 1, 1)
-            const wide = junctionHash(text, at, at + 1, 2)
-            setBit(junctions, base, firstBit(narrow))
-            setBit(junctions, base, secondBit(narrow))
-            setBit(junctions, base, firstBit(wide))
-            setBit(junctions, base, secondBit(wide))
-        }
+        )
+            for (let kind = 0; kind < 4; kind++) {
+                const hash = junctionHash(
+                    text,
+                    at,
+                    at + 1,
+                    (1 + (kind & 1)) as 1 | 2,
+                    (1 + (kind >> 1)) as 1 | 2,
+                )
+                this.setJunction(firstBit(hash), slot)
+                this.setJunction(secondBit(hash), slot)
+            }
         characterBits(text, 0, text.length, this.textCharacters, 2 * slot)
         characterBits(text, title.start, title.end, this.titleCharacters, 2 * slot)
         // One pass over the words, in the text's order (so the words are numbered as they come):
@@ -324,28 +335,23 @@ export class SearchIndex {
         )
     }
 
-    /**
-     * The first of `entries` from `from` up to `end` whose slot (by position, `slots`) has every
-     * one of a phrase's junction bits (`junctionBits`); `end` when there is none.
-     */
-    nextMayHoldPhrase(
-        entries: Int32Array,
-        from: number,
-        slots: Int32Array,
-        junctions: readonly number[],
-        end: number,
-    ) {
+    private setJunction(bit: number, slot: number) {
+        this.junctions[(slot >>> 5) * junctionBitCount + bit]! |= 1 << (slot & 31)
+    }
+
+    /** Into `into` (made when too small), the slots whose text has every one of the junction bits (`junctionBits`). */
+    slotsMayHold(junctions: readonly number[], into: Uint32Array): Uint32Array {
+        const blocks = wordsFor(this.slots.size)
+        const set = into.length >= blocks ? into.subarray(0, blocks) : new Uint32Array(blocks)
         const bits = this.junctions
-        // Indexed loops: an iterator made per entry was most of what a scan of a rare phrase allocated.
-        next: for (let at = from; at < end; at++) {
-            const base = junctionWords * slots[entries[at]! >> 1]!
-            for (let which = 0; which < junctions.length; which++) {
-                const bit = junctions[which]!
-                if ((bits[base + (bit >>> 5)]! & (1 << (bit & 31))) === 0) continue next
-            }
-            return at
+        for (let block = 0; block < blocks; block++) {
+            const base = block * junctionBitCount
+            let word = 0xffffffff
+            for (let which = 0; which < junctions.length; which++)
+                word &= bits[base + junctions[which]!]!
+            set[block] = word
         }
-        return end
+        return set
     }
 
     /** The slots holding the word (in their title): an array good until the next call. */
@@ -569,9 +575,31 @@ export class ListSearch {
             terms,
             (position) => index.texts[slots[position]!]!,
             (position) => index.titleSpans[slots[position]!]!,
-            (entries, from, junctions, end) =>
-                index.nextMayHoldPhrase(entries, from, slots, junctions, end),
+            (entries, from, junctions, end) => {
+                const mayHold = this.slotsMayHold(index, junctions)
+                // Indexed, a bit looked up per entry: this runs over tens of thousands of entries.
+                for (let at = from; at < end; at++) {
+                    const slot = slots[entries[at]! >> 1]!
+                    if ((mayHold[slot >>> 5]! & (1 << (slot & 31))) !== 0) return at
+                }
+                return end
+            },
         )
+    }
+
+    /**
+     * The slots whose text may hold a phrase of these junction bits, and those bits: worked out
+     * again only for other bits (another search's pages read between), in a set kept for it.
+     */
+    private mayHold: { junctions: readonly number[]; slots: Uint32Array } = {
+        junctions: [],
+        slots: new Uint32Array(0),
+    }
+
+    private slotsMayHold(index: SearchIndex, junctions: readonly number[]) {
+        if (this.mayHold.junctions !== junctions)
+            this.mayHold = { junctions, slots: index.slotsMayHold(junctions, this.mayHold.slots) }
+        return this.mayHold.slots
     }
 
     /** The parts of the terms looked up in the index, apart from single letters and digits; undefined when there is none of either. */
