@@ -82,6 +82,12 @@ export type RunningShelf = {
     sharedState: string
     /** How many items the start took from the state folder's snapshot, unchanged since the last start. */
     fromSnapshot: number
+    /**
+     * Resolves once the catalog is verified: a start from the snapshot serves it at once, then
+     * reads again the items its checks found changed while Shelf was stopped (how many it
+     * resolves to; 0 for a start that read every folder) and swaps them in, with a `reload` event.
+     */
+    checked: Promise<number>
     /** Resolves once the snapshot for the next start is written (or found unchanged), after `watching`; `close` does not wait for it. */
     snapshotSaved: Promise<void>
     close(): Promise<void>
@@ -162,7 +168,7 @@ const openContent = async (options: ShelfOptions) => {
     const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     /**
      * Once the snapshot's checks are over, reads again what they found changed among the units
-     * taken from it; answers whether there were any.
+     * taken from it; answers their keys.
      */
     const settle = async () => {
         const rejected = await snapshot.rejected()
@@ -171,7 +177,7 @@ const openContent = async (options: ShelfOptions) => {
         loaded = true
         // What was taken was not looked up: its entries stay. None taken, every item was read and the unseen go.
         if (snapshot.takenCount) hashes.keepUnseen()
-        return rejected.length > 0
+        return rejected
     }
     /**
      * Saves what the load made and found, for the next start. Nothing served waits for it, so a
@@ -290,22 +296,55 @@ export const startShelf = async (
     const { snapshot, settle, persist, ...opened } = await openContent(options)
     const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
         opened
-    // Built from the snapshot while its checks run, then patched with what they find changed.
+    // Built from the snapshot while its checks run, and served from the listening line on.
     let catalog = await nextCatalog(state, community, options)
-    if (await settle()) catalog = await nextCatalog(state, community, options, catalog)
-    // A unit that changes keeps what served under its name, for a new record with broken references.
-    state.servedItem = (key) => {
-        const { type, name } = unitOf(key)
-        return catalog.get(type, name)
-    }
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
-    const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const live =
         options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
     let reloads = 0
+    const events = new EventEmitter<{ reload: [ReloadReport] }>()
+    let lineReached!: () => void
+    const afterLine = new Promise<void>((resolve) => (lineReached = resolve))
+    /**
+     * Once the snapshot's checks answer (after the line: at 100,000 levels the worker's 600,000
+     * stat calls took as long as everything else before it), what they found changed while
+     * Shelf was stopped is read again and swapped in as a reload is. Reloads wait for it, so that
+     * no change made since is read before one made while stopped.
+     */
+    const checked = afterLine
+        .then(async () => {
+            await snapshot.checksOver()
+            const started = performance.now()
+            const rejected = await settle()
+            if (rejected.length) {
+                catalog = await nextCatalog(state, community, options, catalog)
+                events.emit('reload', {
+                    paths: rejected,
+                    ms: performance.now() - started,
+                    problems: catalog.problems,
+                })
+                live?.changed(++reloads)
+            }
+            return rejected.length
+        })
+        .catch((error: unknown) => {
+            console.error(
+                `shelf: cannot read again what changed while stopped: ${(error as Error).message}`,
+            )
+            return 0
+        })
+        .finally(() => {
+            // Not before: what the checks found changed keeps no record served before it.
+            // A unit that changes keeps what served under its name, for a new record with broken references.
+            state.servedItem = (key) => {
+                const { type, name } = unitOf(key)
+                return catalog.get(type, name)
+            }
+        })
     const updates = new CatalogUpdates(
         content,
         async (paths) => {
+            await checked
             const started = performance.now()
             await state.reload(paths)
             community.userFiles?.reload(paths)
@@ -386,8 +425,9 @@ export const startShelf = async (
         }
     }
     void catalog.resources.fillInSlices().then(buildSearchIndexes)
-    // Made packs, the hash cache and the parse cache.
-    const persisted = persist().catch(reportFailedSave("the start's caches"))
+    lineReached()
+    // Made packs, the hash cache and the parse cache, once the units found changed are read again.
+    const persisted = checked.then(persist).catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only in the turn after the listening
     // line (which the caller prints once this resolves): its scan, its worker's start and the
@@ -437,6 +477,7 @@ export const startShelf = async (
         gitUpstream: git?.upstream,
         sharedState: shared.description,
         fromSnapshot,
+        checked,
         snapshotSaved,
         close: async () => {
             snapshot.abandon()
