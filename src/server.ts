@@ -80,8 +80,11 @@ export type RunningShelf = {
     gitUpstream?: string
     /** Where upload keys, rooms and write rates live: `in process`, or the Redis address. */
     sharedState: string
-    /** How many items the start took from the state folder's snapshot, unchanged since the last start. */
-    fromSnapshot: number
+    /**
+     * How many items the start took from the state folder's snapshot: until `checked`, all it
+     * serves from it; from then on, those its checks found unchanged since the last start.
+     */
+    readonly fromSnapshot: number
     /**
      * Resolves once the catalog is verified: a start from the snapshot serves it at once, then
      * reads again the items its checks found changed while Shelf was stopped (how many it
@@ -302,6 +305,7 @@ export const startShelf = async (
     const live =
         options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
     let reloads = 0
+    let fromSnapshot = snapshot.takenCount
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
     let lineReached!: () => void
     const afterLine = new Promise<void>((resolve) => (lineReached = resolve))
@@ -316,6 +320,7 @@ export const startShelf = async (
             await snapshot.checksOver()
             const started = performance.now()
             const rejected = await settle()
+            fromSnapshot = snapshot.takenCount
             if (rejected.length) {
                 catalog = await nextCatalog(state, community, options, catalog)
                 events.emit('reload', {
@@ -459,7 +464,6 @@ export const startShelf = async (
     // requests 30-40 ms (docs/performance.md, the first scan's requests).
     if (writes || watcher) loadFrontMatterParser()
     // Written once the start is over and every folder watched, out of the requests' way.
-    const fromSnapshot = snapshot.takenCount
     // Its items' bytes are those the load made, on disk first.
     const snapshotSaved = Promise.all([watching, persisted])
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
@@ -476,7 +480,9 @@ export const startShelf = async (
         warnings,
         gitUpstream: git?.upstream,
         sharedState: shared.description,
-        fromSnapshot,
+        get fromSnapshot() {
+            return fromSnapshot
+        },
         checked,
         snapshotSaved,
         close: async () => {
