@@ -18,12 +18,13 @@ import {
 
 /**
  * Nothing waits for this thread before the listening line any more: on Linux it gives way to the
- * main thread and V8's collector (a thread's own nice value, by its id in /proc/thread-self),
- * which on two cores came a third of the time behind it. Elsewhere it runs as it is.
+ * main thread and V8's collector (a thread's own nice value, by its id in /proc/thread-self), with
+ * which it shared two cores. Below normal rather than lowest: on a machine busy with other
+ * processes the lowest let the checks of 100,000 levels take 80 s. Elsewhere it runs as it is.
  */
 try {
     const thread = Number(readlinkSync('/proc/thread-self').split('/').pop())
-    setPriority(thread, constants.priority.PRIORITY_LOW)
+    setPriority(thread, constants.priority.PRIORITY_BELOW_NORMAL)
 } catch {
     // No /proc, or a system that sets priorities per process only.
 }
