@@ -51,12 +51,27 @@ const contentTypeByExtension: Record<string, string> = {
     zip: 'application/zip',
 }
 
-/** The file names that can hold a role, in the order sonolus-pack looks for them. */
-export const candidateFiles = (role: string, kind: ResourceKind) => [
-    `${role}.srl`,
-    role,
-    ...extensionsByKind[kind].map((extension) => `${role}.${extension}`),
-]
+const candidatesByKind = new Map<ResourceKind, Map<string, readonly string[]>>()
+
+/**
+ * The file names that can hold a role, in the order sonolus-pack looks for them: made once per
+ * role and kind (a first start of 10,000 levels asks 40,000 times, for eight names each).
+ */
+export const candidateFiles = (role: string, kind: ResourceKind): readonly string[] => {
+    let byRole = candidatesByKind.get(kind)
+    if (!byRole) candidatesByKind.set(kind, (byRole = new Map()))
+    let names = byRole.get(role)
+    if (!names)
+        byRole.set(
+            role,
+            (names = [
+                `${role}.srl`,
+                role,
+                ...extensionsByKind[kind].map((extension) => `${role}.${extension}`),
+            ]),
+        )
+    return names
+}
 
 /**
  * Turns resource files into served bytes and their SHA-1. Bytes that Shelf produces (minified,
@@ -190,7 +205,11 @@ export class ResourceProcessor {
             (stat.size <= wholeReadBytes
                 ? await digest(await readFile(path))
                 : await hashFile(path))
-        return { served: { hash, path, contentType: await contentTypeOf(path, extension) }, stat }
+        // Nearly every file has an extension that says its type: no await (30,000 at 10,000 levels).
+        const contentType = extension
+            ? contentTypeOfExtension(extension)
+            : await sniffContentType(path)
+        return { served: { hash, path, contentType }, stat }
     }
 
     /** Bytes Shelf made, written into the state folder; their `hash` when it is known already. */
@@ -225,11 +244,9 @@ const wholeReadBytes = 16 * 1024 * 1024
 /** Files served as they are up to this size are hashed in batches (resource-batches.ts); bytes Shelf made up to it, on the main thread. */
 const smallFileBytes = 64 * 1024
 
-/** The type an extension says, or else the file's first bytes. */
-const contentTypeOf = async (path: string, extension: string) =>
-    extension
-        ? (contentTypeByExtension[extension] ?? 'application/octet-stream')
-        : sniffContentType(path)
+/** The type an extension says; an extensionless file's first bytes say it instead (`sniffContentType`). */
+const contentTypeOfExtension = (extension: string) =>
+    contentTypeByExtension[extension] ?? 'application/octet-stream'
 
 const readBytes = async (path: string, info: Stats) =>
     info.size <= smallFileBytes ? readFileSync(path) : readFile(path)
