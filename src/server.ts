@@ -307,15 +307,14 @@ export const startShelf = async (
     let reloads = 0
     let fromSnapshot = snapshot.takenCount
     const events = new EventEmitter<{ reload: [ReloadReport] }>()
-    let lineReached!: () => void
-    const afterLine = new Promise<void>((resolve) => (lineReached = resolve))
     /**
-     * Once the snapshot's checks answer (after the line: at 100,000 levels the worker's 600,000
+     * Once the snapshot's checks answer (at 100,000 levels after the line: the worker's 600,000
      * stat calls took as long as everything else before it), what they found changed while
      * Shelf was stopped is read again and swapped in as a reload is. Reloads wait for it, so that
      * no change made since is read before one made while stopped.
      */
-    const checked = afterLine
+    // Not held for the line: git's first pull, before it, waits for a reload, and reloads for this.
+    const checked = Promise.resolve()
         .then(async () => {
             await snapshot.checksOver()
             const started = performance.now()
@@ -430,7 +429,6 @@ export const startShelf = async (
         }
     }
     void catalog.resources.fillInSlices().then(buildSearchIndexes)
-    lineReached()
     // Made packs, the hash cache and the parse cache, once the units found changed are read again.
     const persisted = checked.then(persist).catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
