@@ -72,6 +72,7 @@ export const LEVELS_PER_PAGE = 20
 const LISTENING_LINE = /listening on (https?:\/\/\S+)/
 const WATCHING_LINE = /^watching every folder after/
 const SAVED_LINE = /^the start's saves done after/
+const CHECKED_LINE = /^checked the start snapshot after/
 const STOP_GRACE_MS = 5_000
 const MIB = 1024 * 1024
 
@@ -110,6 +111,12 @@ export interface RunningServer {
      * line, beside the first requests, and take a core for seconds at 100,000 levels.
      */
     saved: Promise<number>
+    /**
+     * Seconds from the launch until a start from the snapshot has it verified (it serves the
+     * snapshot from the listening line on); null when it took nothing from one (said by the
+     * start's saves, which wait for it).
+     */
+    checked: Promise<number | null>
     output: () => string
 }
 
@@ -128,6 +135,8 @@ export interface StartMeasurement {
     startupCpuSeconds: number | null
     /** Until every folder is watched; null with --no-watch. */
     watchingSeconds: number | null
+    /** Until a start from the snapshot has it verified; null for a cold start. */
+    checkedSeconds: number | null
     peakRssMiB: number | null
     rssAfterListMiB: number | null
     firstListMs: number
@@ -195,6 +204,8 @@ export function startServer(
     if (!watches) watchedAt(null)
     let savedAt: (seconds: number) => void = () => {}
     const saved = new Promise<number>((resolveSaved) => (savedAt = resolveSaved))
+    let checkedAt: (seconds: number | null) => void = () => {}
+    const checked = new Promise<number | null>((resolveChecked) => (checkedAt = resolveChecked))
 
     return new Promise((resolvePromise, reject) => {
         const fail = (message: string) => {
@@ -223,6 +234,7 @@ export function startServer(
                     watchingSeconds,
                     watched,
                     saved,
+                    checked,
                     output: tail.get,
                 }),
             )
@@ -240,7 +252,10 @@ export function startServer(
                         ? groupCpuSecondsOf(child.pid)
                         : cpuSecondsOf(child.pid)
                 if (!watches || options.untilListening) ready(null)
+            } else if (listening && CHECKED_LINE.test(line)) {
+                checkedAt((performance.now() - started) / 1000)
             } else if (listening && SAVED_LINE.test(line)) {
+                checkedAt(null)
                 savedAt((performance.now() - started) / 1000)
             } else if (listening && WATCHING_LINE.test(line)) {
                 const seconds = (performance.now() - started) / 1000
@@ -415,6 +430,7 @@ export async function startMeasured(
             startupSeconds: server.startupSeconds,
             startupCpuSeconds: server.startupCpuSeconds,
             watchingSeconds: server.watchingSeconds,
+            checkedSeconds: cache === 'warm' ? await server.checked : null,
             peakRssMiB: toMiB(memory?.peakBytes),
             rssAfterListMiB: toMiB(memory?.rssBytes),
             firstListMs,
@@ -453,6 +469,7 @@ export function failedMeasurement(
         startupSeconds: Number.NaN,
         startupCpuSeconds: null,
         watchingSeconds: null,
+        checkedSeconds: null,
         peakRssMiB: null,
         rssAfterListMiB: null,
         firstListMs: Number.NaN,
@@ -469,6 +486,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         'cache',
         'start-up s',
         'CPU s',
+        'checked s',
         'watching s',
         'peak RSS MiB',
         'RSS after list MiB',
@@ -481,6 +499,7 @@ export function renderStartTable(rows: StartMeasurement[]): string {
         row.cache,
         formatNumber(row.startupSeconds, 2),
         formatNumber(row.startupCpuSeconds, 2),
+        row.checkedSeconds === null ? '-' : formatNumber(row.checkedSeconds, 2),
         row.watchingSeconds === null ? '-' : formatNumber(row.watchingSeconds, 2),
         formatNumber(row.peakRssMiB, 1),
         formatNumber(row.rssAfterListMiB, 1),
@@ -490,5 +509,5 @@ export function renderStartTable(rows: StartMeasurement[]): string {
     const failures = rows
         .filter((row) => row.error !== undefined)
         .map((row) => `\n${row.levels} levels, ${row.cache}: ${row.error}`)
-    return renderTable(header, body, [1, 2, 9]) + failures.join('')
+    return renderTable(header, body, [1, 2, 10]) + failures.join('')
 }

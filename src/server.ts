@@ -80,8 +80,17 @@ export type RunningShelf = {
     gitUpstream?: string
     /** Where upload keys, rooms and write rates live: `in process`, or the Redis address. */
     sharedState: string
-    /** How many items the start took from the state folder's snapshot, unchanged since the last start. */
-    fromSnapshot: number
+    /**
+     * How many items the start took from the state folder's snapshot: until `checked`, all it
+     * serves from it; from then on, those its checks found unchanged since the last start.
+     */
+    readonly fromSnapshot: number
+    /**
+     * Resolves once the catalog is verified: a start from the snapshot serves it at once, then
+     * reads again the items its checks found changed while Shelf was stopped (how many it
+     * resolves to; 0 for a start that read every folder) and swaps them in, with a `reload` event.
+     */
+    checked: Promise<number>
     /** Resolves once the snapshot for the next start is written (or found unchanged), after `watching`; `close` does not wait for it. */
     snapshotSaved: Promise<void>
     close(): Promise<void>
@@ -162,7 +171,7 @@ const openContent = async (options: ShelfOptions) => {
     const community = openCommunity(content, stateFolder, validator, containment, parseCache)
     /**
      * Once the snapshot's checks are over, reads again what they found changed among the units
-     * taken from it; answers whether there were any.
+     * taken from it; answers their keys.
      */
     const settle = async () => {
         const rejected = await snapshot.rejected()
@@ -171,7 +180,7 @@ const openContent = async (options: ShelfOptions) => {
         loaded = true
         // What was taken was not looked up: its entries stay. None taken, every item was read and the unseen go.
         if (snapshot.takenCount) hashes.keepUnseen()
-        return rejected.length > 0
+        return rejected
     }
     /**
      * Saves what the load made and found, for the next start. Nothing served waits for it, so a
@@ -290,22 +299,56 @@ export const startShelf = async (
     const { snapshot, settle, persist, ...opened } = await openContent(options)
     const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
         opened
-    // Built from the snapshot while its checks run, then patched with what they find changed.
+    // Built from the snapshot while its checks run, and served from the listening line on.
     let catalog = await nextCatalog(state, community, options)
-    if (await settle()) catalog = await nextCatalog(state, community, options, catalog)
-    // A unit that changes keeps what served under its name, for a new record with broken references.
-    state.servedItem = (key) => {
-        const { type, name } = unitOf(key)
-        return catalog.get(type, name)
-    }
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
-    const events = new EventEmitter<{ reload: [ReloadReport] }>()
     const live =
         options.watch && options.web !== false && !options.webClient ? new LivePreview() : undefined
     let reloads = 0
+    let fromSnapshot = snapshot.takenCount
+    const events = new EventEmitter<{ reload: [ReloadReport] }>()
+    /**
+     * Once the snapshot's checks answer (at 100,000 levels after the line: the worker's 600,000
+     * stat calls took as long as everything else before it), what they found changed while
+     * Shelf was stopped is read again and swapped in as a reload is. Reloads wait for it, so that
+     * no change made since is read before one made while stopped.
+     */
+    // Not held for the line: git's first pull, before it, waits for a reload, and reloads for this.
+    const checked = Promise.resolve()
+        .then(async () => {
+            await snapshot.checksOver()
+            const started = performance.now()
+            const rejected = await settle()
+            fromSnapshot = snapshot.takenCount
+            if (rejected.length) {
+                catalog = await nextCatalog(state, community, options, catalog)
+                events.emit('reload', {
+                    paths: rejected,
+                    ms: performance.now() - started,
+                    problems: catalog.problems,
+                })
+                live?.changed(++reloads)
+            }
+            return rejected.length
+        })
+        .catch((error: unknown) => {
+            console.error(
+                `shelf: cannot read again what changed while stopped: ${(error as Error).message}`,
+            )
+            return 0
+        })
+        .finally(() => {
+            // Not before: what the checks found changed keeps no record served before it.
+            // A unit that changes keeps what served under its name, for a new record with broken references.
+            state.servedItem = (key) => {
+                const { type, name } = unitOf(key)
+                return catalog.get(type, name)
+            }
+        })
     const updates = new CatalogUpdates(
         content,
         async (paths) => {
+            await checked
             const started = performance.now()
             await state.reload(paths)
             community.userFiles?.reload(paths)
@@ -386,8 +429,8 @@ export const startShelf = async (
         }
     }
     void catalog.resources.fillInSlices().then(buildSearchIndexes)
-    // Made packs, the hash cache and the parse cache.
-    const persisted = persist().catch(reportFailedSave("the start's caches"))
+    // Made packs, the hash cache and the parse cache, once the units found changed are read again.
+    const persisted = checked.then(persist).catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs
     // longer than the reading), and the watching starts only in the turn after the listening
     // line (which the caller prints once this resolves): its scan, its worker's start and the
@@ -419,7 +462,6 @@ export const startShelf = async (
     // requests 30-40 ms (docs/performance.md, the first scan's requests).
     if (writes || watcher) loadFrontMatterParser()
     // Written once the start is over and every folder watched, out of the requests' way.
-    const fromSnapshot = snapshot.takenCount
     // Its items' bytes are those the load made, on disk first.
     const snapshotSaved = Promise.all([watching, persisted])
         .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
@@ -436,7 +478,10 @@ export const startShelf = async (
         warnings,
         gitUpstream: git?.upstream,
         sharedState: shared.description,
-        fromSnapshot,
+        get fromSnapshot() {
+            return fromSnapshot
+        },
+        checked,
         snapshotSaved,
         close: async () => {
             snapshot.abandon()

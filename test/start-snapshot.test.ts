@@ -13,16 +13,23 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { HashCache } from '../src/content/hash-cache.js'
 import { racyMs } from '../src/content/start-snapshot.js'
-import { startShelf, type RunningShelf } from '../src/server.js'
+import { startShelf, type ReloadReport, type RunningShelf } from '../src/server.js'
 import { eventually } from './support/eventually.js'
 import { exists, rewriteUnseen } from './support/fixtures.js'
 import { copyContent, getJson, temporaryFolder } from './support/server.js'
 
-const start = (content: string, cache: string, watch = false) =>
+const startServing = (content: string, cache: string, watch = false) =>
     startShelf(
         { content, cache, name: 'service', drafts: false, watch },
         { port: 0, host: '127.0.0.1' },
     )
+
+/** A start once its catalog is verified: what changed while it was stopped is served from then on. */
+const start = async (content: string, cache: string, watch = false) => {
+    const shelf = await startServing(content, cache, watch)
+    await shelf.checked
+    return shelf
+}
 
 type Folder = { content: string; cache: string }
 
@@ -124,6 +131,35 @@ test('a record edited in place, at the same size and modification time, is read 
     assert.ok(fromSnapshot > 0)
     assert.is(taken.details['city-lights']!.item.title, 'City Nights')
     assert.equal(taken, without)
+})
+
+test('a start serves the snapshot at once, and what changed while it was stopped from its checks on, told as a reload', async () => {
+    const folder = await snapshotted()
+    const file = join(folder.content, 'levels/city-lights/item.yaml')
+    await rewriteUnseen(file, (await readFile(file, 'utf8')).replace('City Lights', 'City Nights'))
+    const shelf = await startServing(folder.content, folder.cache)
+    try {
+        const reloaded = new Promise<ReloadReport>((resolve) =>
+            shelf.events.once('reload', resolve),
+        )
+        const title = async () =>
+            (await getJson<ServerItemDetails<LevelItem>>(`${shelf.url}/service/levels/city-lights`))
+                .body.item.title
+        assert.ok(['City Lights', 'City Nights'].includes(await title()), 'the old or the new')
+        assert.is(await shelf.checked, 1, 'one item changed while stopped')
+        assert.is(await title(), 'City Nights')
+        assert.equal((await reloaded).paths, ['levels/city-lights'])
+    } finally {
+        await shelf.close()
+    }
+    // Its snapshot's save kept the item as read again.
+    const next = await start(folder.content, folder.cache)
+    try {
+        assert.ok(next.fromSnapshot >= 15)
+        assert.is((await served(next)).details['city-lights']!.item.title, 'City Nights')
+    } finally {
+        await next.close()
+    }
 })
 
 test('a resource replaced at the same size and time is hashed again', async () => {

@@ -98,6 +98,13 @@ export const serve = async ({ options, listen }: ServeArguments) => {
                 `shelf: cannot remove the leftovers of unfinished writes: ${(error as Error).message}`,
             ),
     )
+    // The start served the snapshot of the last run; this says once it is verified (bench/startup.ts reads it).
+    if (shelf.fromSnapshot)
+        void shelf.checked.then((changed) =>
+            console.log(
+                `checked the start snapshot after ${Math.round(performance.now() - started)} ms: ${changed === 0 ? 'nothing' : `${changed} item${changed === 1 ? '' : 's'}`} changed while Shelf was stopped${changed ? ', read again' : ''}`,
+            ),
+        )
     // Until then the start's caches and snapshot are being written beside the requests (bench/run.ts waits for it).
     void shelf.snapshotSaved.then(() =>
         console.log(`the start's saves done after ${Math.round(performance.now() - started)} ms`),
