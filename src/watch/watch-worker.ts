@@ -5,8 +5,8 @@
  * 10,000 levels the first scan's listings and `stat`s are 60,000 system calls, a second of a
  * thread, and starting a watch a folder on the serving thread held each request's turn back.
  */
-import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
+import { giveWayToServing } from '../util/thread-priority.js'
 import { watchFolders, type WatchReports } from './folder-watches.js'
 
 /** What the worker is started with. */
@@ -28,12 +28,7 @@ const answeredAtOnce = 256
  */
 const scanSliceMs = 10
 
-/**
- * The scan gives way to the threads that answer requests: on Linux a priority is a thread's own
- * (elsewhere it is the whole process's, which is left alone).
- */
-const niceness = 10
-if (process.platform === 'linux') setPriority(0, niceness)
+giveWayToServing()
 
 const port = parentPort!
 const { root, readSince } = workerData as WatchWorkerData
