@@ -141,7 +141,7 @@ const junctionHash = (text: string, end: number, start: number, left: 1 | 2, rig
     return hash >>> 0
 }
 
-/** The two bits of the filter's a junction's hash sets. */
+/** The two bits of the filter that a junction's hash sets. */
 const firstBit = (hash: number) => hash >>> 22
 const secondBit = (hash: number) => (hash >>> 12) & (junctionBitCount - 1)
 const bitsOf = (hash: number) => [firstBit(hash), secondBit(hash)]

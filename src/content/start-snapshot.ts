@@ -208,13 +208,14 @@ export class StartSnapshot {
             root,
         )
         const checksBytes = sizeOf(snapshot.checksFile)
-        if (checksBytes !== undefined && sizeOf(snapshot.recordsFile) !== undefined) {
+        const recordsBytes = sizeOf(snapshot.recordsFile)
+        if (checksBytes !== undefined && recordsBytes !== undefined) {
             // A folder's checks take about 300 bytes.
             snapshot.checker =
                 checksBytes / 300 < foldersWorthAWorker ? checkerHere : checkerOnWorker()
             snapshot.checked = snapshot.checker.check(snapshot.checksFile, root).catch(() => null)
             // Parsed while the worker checks the folders.
-            snapshot.keep(snapshot.readRecords(sizeOf(snapshot.recordsFile)!))
+            snapshot.keep(snapshot.readRecords(recordsBytes))
         }
         return snapshot
     }
