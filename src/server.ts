@@ -420,15 +420,15 @@ export const startShelf = async (
     ])
     // The served files of the first catalog go into its table between requests (a look-up puts
     // them all in at once), then each type's search index is built (a search finishes its own at
-    // once), in whichever catalog is current by then. Nothing waits for the indexes, so their
-    // slices are short: they overlap the first scan, whose requests they hold a slice at most.
+    // once), in whichever catalog is current by then. Nothing waits for either, so their slices
+    // are short: they overlap the first scan, whose requests they hold a slice at most.
     const buildSearchIndexes = async () => {
         for (let built: Catalog | undefined; built !== catalog;) {
             built = catalog
             await built.buildSearchIndexesInSlices(new TurnSlices(1))
         }
     }
-    void catalog.resources.fillInSlices().then(buildSearchIndexes)
+    void catalog.resources.fillInSlices(new TurnSlices(1)).then(buildSearchIndexes)
     // Made packs, the hash cache and the parse cache, once the units found changed are read again.
     const persisted = checked.then(persist).catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs

@@ -62,8 +62,7 @@ export class ResourceTable {
     }
 
     /** Puts in what was handed over, holding the event loop a slice of time at a time; a look-up meanwhile puts in the rest at once. */
-    async fillInSlices() {
-        const slices = new TurnSlices()
+    async fillInSlices(slices = new TurnSlices()) {
         for (let files = this.pending[0]; files; files = this.pending[0]) {
             for (let next = files.next(); !next.done; next = files.next()) {
                 this.add(next.value)
