@@ -1,0 +1,80 @@
+/**
+ * A search index is built at once for a list of known length (its arrays sized for it), one item
+ * at a time as reloads add them (its arrays and posting lists grown as they come), or part one way
+ * and part the other: each must find and rank what a search item by item does.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { CatalogItem } from '../src/catalog/catalog.js'
+import { makeSearchable, SearchIndex } from '../src/catalog/search-index.js'
+import { runQuery, type ItemSequence } from '../src/catalog/search.js'
+import { normalizeFields } from '../src/content/records.js'
+
+const test = suite('search index: built at its size or grown')
+
+const words = ['neon', 'dream', 'night', 'drive', 'rain', 'échos', '夢', 'lullaby', 'road', 'a']
+
+const level = (at: number): CatalogItem => ({
+    type: 'level',
+    name: `level-${at}`,
+    file: `levels/level-${at}/item.yaml`,
+    fields: normalizeFields('level', {
+        title: `${words[at % 10]} ${words[(at * 7) % 10]} ${at}`,
+        description: `a ${words[(at * 3) % 10]} chart ${at % 97} & ${(at * 13) % 1000}`,
+        rating: at % 40,
+    }),
+    locateReference: () => ({}),
+    resources: {},
+    comments: [],
+    leaderboards: [],
+})
+
+/** More items and words than an index's first arrays hold (1,024 words, 128 slots of characters). */
+const count = 3000
+
+const searches = [
+    'neon',
+    'dream lullaby',
+    'a chart',
+    'chart 42',
+    'ra',
+    '夢',
+    'e',
+    '12',
+    '4',
+    'road 7',
+]
+
+const namesOf = (items: ItemSequence) => items.slice(0, items.length).map((item) => item.name)
+
+const searchedAlike = (list: CatalogItem[], index: SearchIndex) => {
+    makeSearchable(list, () => index)
+    const byItem = [...list]
+    for (const keywords of searches) {
+        const want = namesOf(runQuery(byItem, { keywords, filters: [] }))
+        const got = namesOf(runQuery(list, { keywords, filters: [] }))
+        assert.ok(want.length > 0, `"${keywords}" finds something`)
+        assert.equal(got, want, `"${keywords}"`)
+    }
+}
+
+test('sized for the list at once', () => {
+    const list = Array.from({ length: count }, (_, at) => level(at))
+    searchedAlike(list, SearchIndex.of(list))
+})
+
+test('grown one item at a time', () => {
+    const list = Array.from({ length: count }, (_, at) => level(at))
+    const index = new SearchIndex()
+    for (const item of list) index.add(item)
+    searchedAlike(list, index)
+})
+
+test('sized for a part, then grown past it', () => {
+    const list = Array.from({ length: count }, (_, at) => level(at))
+    const index = new SearchIndex(count / 10)
+    for (const item of list) index.add(item)
+    searchedAlike(list, index)
+})
+
+test.run()
