@@ -319,21 +319,6 @@ test("the settings and a type's defaults changed while down are seen", async () 
     assert.equal(taken, without)
 })
 
-/** A records file with each unit's served resources parsed out of their text, as format 2 kept them. */
-const servedAsArrays = (records: string) => {
-    const [header, ...units] = records.trimEnd().split('\n')
-    const asArrays = units.map((line) => {
-        const unit = JSON.parse(line) as unknown[]
-        assert.type(unit[3], 'string', 'a unit keeps its served resources as text')
-        return JSON.stringify([
-            ...unit.slice(0, 3),
-            JSON.parse(unit[3] as string),
-            ...unit.slice(4),
-        ])
-    })
-    return `${[header, ...asArrays].join('\n')}\n`
-}
-
 test('a snapshot cut short, broken, of another build or with checks of another is ignored', async () => {
     const folder = await snapshotted()
     const records = join(folder.cache, 'start-records.jsonl')
@@ -351,15 +336,6 @@ test('a snapshot cut short, broken, of another build or with checks of another i
             good.replace(/"format":\d+/, '"format":1').replace(/"shelf":"\d+:/, '"shelf":"1:'),
             goodChecks,
         ],
-        // Format 2 kept each unit's served resources as an array, not as the text of one.
-        [
-            'of format 2, its resources as arrays',
-            servedAsArrays(good)
-                .replace(/"format":\d+/, '"format":2')
-                .replace(/"shelf":"\d+:/, '"shelf":"2:'),
-            goodChecks,
-        ],
-        ['of this format, its resources as arrays', servedAsArrays(good), goodChecks],
         ['checks of another snapshot', good, goodChecks.replace(/"id":"/, '"id":"x')],
         ['checks broken', good, goodChecks.slice(0, 100)],
         ['a line broken', good.replace(/\n\[/, '\n[1,2\n['), goodChecks],

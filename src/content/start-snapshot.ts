@@ -9,9 +9,9 @@ import { growHeapToward } from '../util/heap-growth.js'
 import { startWorker } from '../util/start-worker.js'
 import { TurnSlices } from '../util/turn-slices.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
+import { sharedContentType } from './hash-cache.js'
 import { asciiJsonLine, jsonLines } from './json-lines.js'
-import { KeptRecord, type KeptExternals, type KeptServed } from './kept-record.js'
-import { partFolders, type ItemRecord, type ProblemPosition } from './load.js'
+import { keptReferenceLocator, partFolders, type ItemRecord, type ProblemPosition } from './load.js'
 import type { Problem } from './problems.js'
 import type { ItemFields } from './records.js'
 import type { Resource } from './resources.js'
@@ -24,14 +24,23 @@ import {
 import { survivesJson } from './start-parse-cache.js'
 
 /**
- * One unit: `[key, record file name, fields, served resources, external ones, problems, reference
- * positions]`, its served resources the JSON text of their `KeptServed` array (see KeptRecord).
+ * The served resources of a unit as kept, in one flat array, six values each: `role, hash,
+ * where, contentType, offset, length`, `where` the file's name in its item folder or the place
+ * of a file Shelf made in the snapshot's `made`, then a pack slice's offset and length (-1 and 0
+ * for a whole file). One array rather than one per resource and an object of them: a hundred
+ * thousand levels' records are parsed at every warm start, and every object parsed is collected.
  */
+type KeptServed = (string | number)[]
+
+/** Srls that point elsewhere, by role, kept as they are. */
+type KeptExternals = Record<string, Extract<Resource, { external: unknown }>>
+
+/** One unit: `[key, record file name, fields, served resources, external ones, problems, reference positions]`. */
 type KeptUnit = [
     string,
     string,
     ItemFields,
-    string,
+    KeptServed,
     KeptExternals | 0,
     Problem[] | 0,
     [string, ProblemPosition][] | 0,
@@ -56,6 +65,9 @@ type ReadUnit = { index: number; key: string; record: ItemRecord; problems: Prob
 
 type KeptRecords = { header: RecordsHeader; units: ReadUnit[] }
 
+/** The comments and leaderboards of every unit kept (only folders without any are): one array for 200,000 at 100,000 levels. */
+const noParts = Object.freeze([]) as never[]
+
 const typeByPlural = new Map<string, ContentType>(
     contentTypes.map((type) => [contentTypeInfos[type].plural, type]),
 )
@@ -68,9 +80,9 @@ export type SnapshotUnit = { key: string; record: ItemRecord; problems: Problem[
 
 /**
  * Bumped whenever what is kept, or what a unit's files make of it, changes; a snapshot made by
- * another build of Shelf is not trusted either (see `shelfBuild`). 3: served resources as text.
+ * another build of Shelf is not trusted either (see `shelfBuild`).
  */
-const format = 3
+const format = 2
 
 /**
  * Times closer than this to the start's load are not trusted: a file changed in the same tick
@@ -310,17 +322,36 @@ export class StartSnapshot {
     private readUnit(index: number, unit: KeptUnit, made: MadeFile[]): ReadUnit | undefined {
         const [key, fileName, fields, served, externals, problems, positions] = unit
         const type = typeByPlural.get(key.slice(0, key.indexOf('/')))
-        if (!type || typeof served !== 'string') return undefined
-        const record = new KeptRecord(
+        if (!type || !Array.isArray(served)) return undefined
+        const base = `${this.root}/${key}/`
+        const resources: Record<string, Resource> = externals ? { ...externals } : {}
+        for (let at = 0; at < served.length; at += 6) {
+            const role = served[at] as string
+            const hash = served[at + 1] as string
+            const where = served[at + 2]!
+            const contentType = sharedContentType(served[at + 3] as string)
+            const offset = served[at + 4] as number
+            const length = served[at + 5] as number
+            const path = typeof where === 'string' ? base + where : made[where]?.[0]
+            if (path === undefined) return undefined
+            resources[role] = {
+                served:
+                    offset < 0
+                        ? { hash, path, contentType }
+                        : { hash, path, contentType, slice: { offset, length } },
+            }
+        }
+        const file = `${key}/${fileName}`
+        const record: ItemRecord = {
             type,
-            key.slice(key.indexOf('/') + 1),
-            `${key}/${fileName}`,
+            name: key.slice(key.indexOf('/') + 1),
+            file,
             fields,
-            { root: this.root, made },
-            served,
-            externals || undefined,
-            positions || undefined,
-        )
+            locateReference: keptReferenceLocator(this.root, file, positions || undefined),
+            resources,
+            comments: noParts,
+            leaderboards: noParts,
+        }
         return { index, key, record, problems: problems || undefined }
     }
 
@@ -469,7 +500,7 @@ export class StartSnapshot {
             key,
             record.file.slice(key.length + 1),
             record.fields,
-            JSON.stringify(served),
+            served,
             externals ?? 0,
             problems ?? 0,
             positions,
