@@ -42,9 +42,9 @@ const strongest = { level: 9 }
  * (the tree's small charts: 5% less CPU at level 6).
  */
 const usual = { level: 6 }
-const longBytes = 256 * 1024
+export const longFileBytes = 256 * 1024
 
-const gzipped = (bytes: Buffer) => gzipSync(bytes, bytes.length < longBytes ? strongest : usual)
+const gzipped = (bytes: Buffer) => gzipSync(bytes, bytes.length < longFileBytes ? strongest : usual)
 
 /** One call rather than a Hash object: a pack tree's files are mostly a few hundred bytes. */
 export const sha1 = (bytes: Buffer) => hash('sha1', bytes)
