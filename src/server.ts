@@ -320,7 +320,12 @@ export const startShelf = async (
      * no change made since is read before one made while stopped.
      */
     // Not held for the line: git's first pull, before it, waits for a reload, and reloads for this.
-    const checked = Promise.resolve()
+    // Nor run before it: checks that answer first (a quiet machine, or a small folder) would put
+    // the reading again, a new catalog and the saves of the caches before the line. So it starts
+    // in the turn after the line, or at the first reload asked, whichever comes first.
+    let letChecksSettle = () => {}
+    const settleAllowed = new Promise<void>((allow) => (letChecksSettle = allow))
+    const checked = settleAllowed
         .then(async () => {
             await snapshot.checksOver()
             const started = performance.now()
@@ -354,6 +359,7 @@ export const startShelf = async (
     const updates = new CatalogUpdates(
         content,
         async (paths) => {
+            letChecksSettle()
             await checked
             const started = performance.now()
             await state.reload(paths)
@@ -435,6 +441,7 @@ export const startShelf = async (
         }
     }
     void catalog.resources.fillInSlices(new TurnSlices(1)).then(buildSearchIndexes)
+    void nextTurn().then(letChecksSettle)
     // Made packs, the hash cache and the parse cache, once the units found changed are read again.
     const persisted = checked.then(persist).catch(reportFailedSave("the start's caches"))
     // Serving starts before every folder is watched (at a hundred thousand levels chokidar needs

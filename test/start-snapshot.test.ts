@@ -133,18 +133,24 @@ test('a record edited in place, at the same size and modification time, is read 
     assert.equal(taken, without)
 })
 
-// The reload this re-read is told as may come before the start resolves (a small folder is checked at once), so only `checked` is awaited.
+// The reading again waits for the turn after the start: checks that answer before it (a small
+// folder is checked at once, a large one on a quiet machine may be) put no work before the line.
 test('a start serves the snapshot at once, and what changed while it was stopped from its checks on', async () => {
     const folder = await snapshotted()
     const file = join(folder.content, 'levels/city-lights/item.yaml')
     await rewriteUnseen(file, (await readFile(file, 'utf8')).replace('City Lights', 'City Nights'))
     const shelf = await startServing(folder.content, folder.cache)
+    const takenAtStart = shelf.fromSnapshot
+    const reloads: string[][] = []
+    shelf.events.on('reload', ({ paths }) => reloads.push(paths))
     try {
         const title = async () =>
             (await getJson<ServerItemDetails<LevelItem>>(`${shelf.url}/service/levels/city-lights`))
                 .body.item.title
         assert.ok(['City Lights', 'City Nights'].includes(await title()), 'the old or the new')
         assert.is(await shelf.checked, 1, 'one item changed while stopped')
+        assert.equal(reloads, [['levels/city-lights']], 'read again after the start resolved')
+        assert.is(shelf.fromSnapshot, takenAtStart - 1, 'served from the snapshot until checked')
         assert.is(await title(), 'City Nights')
     } finally {
         await shelf.close()

@@ -255,9 +255,13 @@ export class ContentState {
         const entries = new Map(
             (await loader.listUnits(type)).map(({ name, folder }) => [name, folder]),
         )
+        // At the first read no unit is of this type yet: not a walk over every unit of the others (100,000 levels) for each type.
+        const readBefore = this.defaults.has(type)
         this.defaults.set(type, { data, problems: loader.problems })
-        for (const [key, unit] of this.units)
-            if (unit.type === type && !entries.has(key.slice(plural.length + 1))) this.forget(key)
+        if (readBefore)
+            for (const [key, unit] of this.units)
+                if (unit.type === type && !entries.has(key.slice(plural.length + 1)))
+                    this.forget(key)
         const taken = (await snapshot?.take(type, data, (name) => entries.get(name) === true)) ?? []
         for (const { key, record, problems } of taken) {
             this.units.set(key, { type, record, ownProblems: problems })
