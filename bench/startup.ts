@@ -11,8 +11,9 @@
  * Shelf's cache removed (`cold`), then again with the cache the first start left (`warm`), by
  * node running dist/cli/main.js and, with `--launch npm`, by `npm start` as a user starts it
  * (which first checks whether src/ changed since the last build; memory is then not read, npm's
- * process being the one started). `npm run bench` (bench/run.ts) measures the same starts and
- * then the server under load.
+ * process being the one started). Before cold starts the tree is read once, so that they start
+ * from the page cache (bench/page-cache.ts). `npm run bench` (bench/run.ts) measures the same
+ * starts and then the server under load.
  *
  * `--change N` edits N levels (their `item.json` replaced by a rename) before each warm start and
  * puts them back after: a start from a snapshot that a few items changed since, as after a pull.
@@ -38,6 +39,7 @@ import {
 } from './shelf-process.js'
 import { ensureTree } from './trees.js'
 import { editLevel } from './level-edits.js'
+import { readIntoPageCache } from './page-cache.js'
 
 interface Options extends ServerBenchSettings {
     /** 0 stands for the example content. */
@@ -114,6 +116,8 @@ async function main(): Promise<void> {
     for (const levels of options.sizes) {
         const contentDir =
             levels === 0 ? undefined : await ensureTree(options.treesDir, levels, options.seed)
+        // The target is a start of a tree in the page cache; a dropped one is read from the disk.
+        if (contentDir && options.caches.includes('cold')) readIntoPageCache(contentDir)
         for (const launch of options.launches) {
             for (const cache of options.caches) {
                 log(

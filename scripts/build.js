@@ -69,7 +69,9 @@ const run = (args) => {
  * worker, the worker reading resources, and the validators' precompiler. What is imported on
  * demand stays on demand: code reached only through `import()` goes into chunks of its own, and
  * the packages loaded only for some requests (ajv, qrcode, koa-body, ioredis) are left to be
- * loaded from node_modules, as engine packages always are. Every output lies two folders below
+ * loaded from node_modules, as engine packages always are. So is iconv-lite: raw-body loads its
+ * index at once, but its half a megabyte of encoding tables only to decode a charset, which
+ * Shelf never asks for; bundled, every start read and parsed them. Every output lies two folders below
  * the project, as every source does, so that paths like `../../web/` taken from
  * `import.meta.url` still lead to the same place.
  */
@@ -92,7 +94,7 @@ const bundle = async () => {
         format: 'esm',
         platform: 'node',
         target: 'node20',
-        external: ['ajv', 'ajv/*', 'qrcode', 'koa-body', 'ioredis'],
+        external: ['ajv', 'ajv/*', 'qrcode', 'koa-body', 'ioredis', 'iconv-lite'],
         // The CommonJS packages bundled `require` Node's own modules, which an ES module has no
         // `require` for.
         banner: {

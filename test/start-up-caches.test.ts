@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -23,6 +23,7 @@ import { standaloneValidatorsCode } from '../src/content/standalone-validators.j
 import { schemaAjv } from '../src/content/schema-ajv.js'
 import { exportName, schemasFolder, validatedSchemaIds } from '../src/content/schemas.js'
 import { makeDurable } from '../src/util/durable.js'
+import { validatorFile, validatorsIn } from '../src/util/precompiled-validators.js'
 import { temporaryFolder } from './support/server.js'
 
 /** Records wrong in the ways people get them wrong: missing, misspelt and mistyped fields, broken alternatives. */
@@ -59,23 +60,20 @@ const signedBodies: unknown[] = [
 ]
 
 test('the precompiled validators report the same errors as the schemas compiled at run time', async () => {
-    // The module resolves ajv's runtime helpers from where it is, so it is written inside the project.
-    const folder = fileURLToPath(new URL('../node_modules/.cache/shelf-tests/', import.meta.url))
-    await mkdir(folder, { recursive: true })
-    const file = join(folder, `validators-${process.pid}.js`)
-    await writeFile(
-        file,
-        standaloneValidatorsCode(schemasFolder, { [signedShapeExport]: signedShape }),
+    // The modules resolve ajv's runtime helpers from where they are, so they are written inside the project.
+    const folder = fileURLToPath(
+        new URL(`../node_modules/.cache/shelf-tests/validators-${process.pid}/`, import.meta.url),
     )
+    await mkdir(folder, { recursive: true })
+    const modules = standaloneValidatorsCode(schemasFolder, { [signedShapeExport]: signedShape })
+    for (const [name, code] of Object.entries(modules))
+        await writeFile(join(folder, validatorFile(name)), code)
+    const precompiled = validatorsIn(folder)
     try {
-        const precompiled = (await import(pathToFileURL(file).href)) as Record<
-            string,
-            ValidateFunction
-        >
         const ajv = schemaAjv(schemasFolder)
         for (const id of validatedSchemaIds()) {
             const compiled = ajv.getSchema(id)!
-            const standalone = precompiled[exportName(id)]
+            const standalone = precompiled(exportName(id))
             assert.ok(standalone, `${id} is precompiled`)
             for (const record of wrongRecords) {
                 assert.is(standalone!(record), compiled(record), `${id}: ${JSON.stringify(record)}`)
@@ -87,7 +85,7 @@ test('the precompiled validators report the same errors as the schemas compiled 
             }
         }
         // The sign-in's shape, against its compile at run time (signed-request.ts): the first error is the one said.
-        const shape = precompiled[signedShapeExport]
+        const shape = precompiled(signedShapeExport)
         assert.ok(shape, 'the signed shape is precompiled')
         const compiled = new Ajv({ allErrors: false, meta: false, validateSchema: false }).compile(
             signedShape,
@@ -102,7 +100,7 @@ test('the precompiled validators report the same errors as the schemas compiled 
             assert.equal(said(shape!), said(compiled), JSON.stringify(body))
         }
     } finally {
-        await rm(file, { force: true })
+        await rm(folder, { recursive: true, force: true })
     }
 })
 

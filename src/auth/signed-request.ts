@@ -24,7 +24,7 @@ export type VerifiedRequest = {
  */
 let shapeValidator: Promise<ValidateFunction> | undefined
 const validShape = () => {
-    const precompiled = precompiledValidators?.[signedShapeExport]
+    const precompiled = precompiledValidators?.(signedShapeExport)
     return (shapeValidator ??= precompiled
         ? Promise.resolve(precompiled)
         : import('ajv').then(({ Ajv }) =>

@@ -14,7 +14,7 @@ export const defaultsSchemaNames: readonly SchemaName[] = contentTypes
 export const schemaId = (name: SchemaName) => `${name}.schema.json`
 export const defaultsSchemaId = (name: SchemaName) => `${name}.defaults.schema.json`
 
-/** The name a validator is exported under from the precompiled module (an id is no identifier). */
+/** The name a precompiled validator is kept under, its module's file name (an id is no file name). */
 export const exportName = (id: string) => id.replace(/\W/g, '_')
 
 /** Every schema id a validator is asked for. */

@@ -22,7 +22,7 @@ export type SchemaIssue = {
  */
 const precompiled = precompiledValidators
 const validatorOf: (id: string) => ValidateFunction | undefined = precompiled
-    ? (id) => precompiled[exportName(id)]
+    ? (id) => precompiled(exportName(id))
     : await import('./schema-ajv.js').then(({ schemaAjv }) => {
           const ajv = schemaAjv(schemasFolder)
           return (id: string) => ajv.getSchema(id)
