@@ -4,6 +4,7 @@
  * 304 on a match, whether the answer is new, kept for guests, kept for a signed-in player or made
  * for one typed search.
  */
+import etagOf from 'etag'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -254,6 +255,27 @@ test('an answer of parts: the bytes and ETag of the parts as one, each encoding 
         assert.is(a.identity.etag, whole(first).identity.etag, 'the ETag of the bytes')
         assert.is(a.keptBytes, whole(first).keptBytes)
     }
+})
+
+test('bytes compressed for one request are compressed once: the next answer of the same ETag is sent them, a kept answer its own', () => {
+    const body = Buffer.from(
+        JSON.stringify({ items: Array.from({ length: 300 }, (_, index) => `once-${index}`) }),
+    )
+    const etag = etagOf(body)
+    const first = new EncodedAnswer(body, etag, true).for('br')
+    // Another request's answer of the same bytes, made from parts as a list page is.
+    const again = new EncodedAnswer([body.subarray(0, 50), body.subarray(50)], etag, true)
+    assert.is(again.for('br'), first, 'the representation made for the first request')
+    const kept = new EncodedAnswer(body, etag, true).keep().for('br')
+    assert.is.not(
+        kept.body,
+        first.body,
+        'a kept answer is compressed for many requests, on its own',
+    )
+    assert.ok(brotliDecompressSync(kept.body).equals(body))
+    const other = Buffer.from(body.toString().replace('once-7', 'once-8'))
+    const otherBr = new EncodedAnswer(other, etagOf(other), true).for('br')
+    assert.ok(brotliDecompressSync(otherBr.body).equals(other), 'other bytes, their own')
 })
 
 test("a list answer's ETag is its bytes': equal for equal items and rest, other for any other byte, order or rest", () => {

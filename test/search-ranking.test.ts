@@ -30,6 +30,22 @@ const levels = Array.from({ length: 100 }, (_, index) => {
     return { name: `ranked-${index}`, title, description, time: Date.UTC(2026, 0, 1, 0, index) }
 })
 
+/**
+ * A phrase of two words few items hold: in a title, in a description, its words apart. Fewer
+ * than a block of slots (32) per item found, so its junctions are read item by item.
+ */
+const rare = [
+    ['Velvet Orbit', 'A plain chart.'],
+    ['Song', 'A velvet orbit tune.'],
+    ['Orbit of Velvet', 'A plain chart.'],
+].map(([title, description], index) => ({
+    name: `rare-${index}`,
+    title: title!,
+    description: description!,
+    time: Date.UTC(2026, 0, 2, 0, index),
+}))
+levels.push(...rare)
+
 const files = (): FileTree =>
     Object.fromEntries(
         levels.flatMap(({ name, title, description, time }, index) => [
@@ -128,6 +144,19 @@ for (const keywords of [
         assert.equal(await served(keywords), want)
     })
 }
+
+test('a phrase few items hold ranks as a full ranking does, its junctions read item by item', async () => {
+    for (const keywords of ['velvet orbit', 'orbit velvet', 'Velvet Orbit']) {
+        const want = expected(keywords)
+        assert.ok(
+            want.length > 1 && want.length < 4,
+            `few matches (test self-check: ${want.length})`,
+        )
+        assert.equal(await served(keywords), want, keywords)
+    }
+    // Title first, then description, then the words apart, though the newest is last.
+    assert.equal(await served('velvet orbit'), ['rare-0', 'rare-1', 'rare-2'])
+})
 
 test('a later page asked first gives the same items as after the pages before it', async () => {
     const want = expected('zephyr quartz')
