@@ -234,9 +234,9 @@ export class Catalog {
 
     /** The type's index with every listed item: the one begun in slices, finished, or a new one. */
     private finishIndex(type: ContentType) {
-        const list = this.listed[type]
-        const index = this.indexesBuilding[type] ?? new SearchIndex(list.length)
+        const index = this.indexesBuilding[type] ?? new SearchIndex()
         delete this.indexesBuilding[type]
+        const list = this.listed[type]
         for (let at = index.slotCount; at < list.length; at++) index.add(list[at]!)
         return index
     }
@@ -250,7 +250,7 @@ export class Catalog {
         for (const type of contentTypes) {
             const list = this.listed[type]
             if (this.searchIndexes[type]) continue
-            const index = (this.indexesBuilding[type] ??= new SearchIndex(list.length))
+            const index = (this.indexesBuilding[type] ??= new SearchIndex())
             while (index.slotCount < list.length && !this.searchIndexes[type]) {
                 index.add(list[index.slotCount]!)
                 if (slices.due()) await slices.pause()

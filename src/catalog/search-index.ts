@@ -1,5 +1,4 @@
 import type { CatalogItem } from './catalog.js'
-import { KeyedPostingLists, PostingLists } from './posting-lists.js'
 import {
     addSlots,
     entriesOf,
@@ -19,6 +18,53 @@ import {
     wordsOf,
     type TitleSpan,
 } from './search-text.js'
+
+/** A list of numbers kept ascending, with room beyond `length` to grow. */
+type Growing = { values: Int32Array; length: number }
+
+/**
+ * Ascending lists of numbers by key, only ever appended to. Many lists of an index hold one
+ * number (the items holding the number in a level's name, say), kept as that number rather than
+ * as an array.
+ */
+class PostingLists {
+    private readonly lists = new Map<number, Growing | number>()
+
+    /** Appends `value`, which is at least the last value appended under `key`; a repeat is kept once. */
+    add(key: number, value: number) {
+        const list = this.lists.get(key)
+        if (list === undefined) this.lists.set(key, value)
+        else if (typeof list === 'number') {
+            if (list !== value)
+                this.lists.set(key, { values: Int32Array.of(list, value, 0, 0), length: 2 })
+        } else if (list.values[list.length - 1] !== value) {
+            if (list.length === list.values.length) {
+                const grown = new Int32Array(list.length * 2)
+                grown.set(list.values)
+                list.values = grown
+            }
+            list.values[list.length++] = value
+        }
+    }
+
+    get(key: number): Int32Array {
+        const list = this.lists.get(key)
+        if (list === undefined) return noValues
+        return typeof list === 'number' ? Int32Array.of(list) : list.values.subarray(0, list.length)
+    }
+
+    /** Like `get`, without making an array for a list of one number: the array it gives is only good until the next call. */
+    read(key: number): Int32Array {
+        const list = this.lists.get(key)
+        if (list === undefined) return noValues
+        if (typeof list !== 'number') return list.values.subarray(0, list.length)
+        one[0] = list
+        return one
+    }
+}
+
+const noValues = new Int32Array(0)
+const one = new Int32Array(1)
 
 /**
  * A small integer (a V8 Smi, the cheapest Map key) for three UTF-16 code units: exact and
@@ -41,13 +87,11 @@ const trigramKeys = (word: string) => {
     return keys
 }
 
-const grownTo = (array: Uint32Array, length: number) => {
-    const larger = new Uint32Array(length)
+const grown = (array: Uint32Array) => {
+    const larger = new Uint32Array(array.length * 2)
     larger.set(array)
     return larger
 }
-
-const grown = (array: Uint32Array) => grownTo(array, array.length * 2)
 
 /**
  * A hash of the characters of `text` from `start` to `end`, so that a word of an item's text is
@@ -198,7 +242,7 @@ export class SearchIndex {
     /** Each word's hash, by id. */
     private wordHashes = new Uint32Array(512)
     /** Word ids by trigram of the word. */
-    private readonly wordTrigrams = new KeyedPostingLists()
+    private readonly wordTrigrams = new PostingLists()
     /** Slots by word id: the items holding the word anywhere, and in their title. */
     private readonly holders = new PostingLists()
     private readonly titleHolders = new PostingLists()
@@ -209,13 +253,8 @@ export class SearchIndex {
      */
     private readonly shortParts = new Map<string, { ids: number[]; looked: number }>()
 
-    /** An index with room for `slots` items (and about as many words) before any of its arrays grows. */
-    constructor(slots = 0) {
-        this.reserve(slots)
-    }
-
     static of(items: Iterable<CatalogItem>): SearchIndex {
-        const index = new SearchIndex(Array.isArray(items) ? items.length : 0)
+        const index = new SearchIndex()
         for (const item of items) index.add(item)
         return index
     }
@@ -223,29 +262,6 @@ export class SearchIndex {
     /** Slots handed out so far, including those of items no snapshot lists any more. */
     get slotCount() {
         return this.slots.size
-    }
-
-    /**
-     * Sizes the arrays for `count` slots and as many words at once. Grown by doubling as a build
-     * of 100,000 items went, they were copied a dozen times over, the junctions' last copy 8 MB in
-     * one step of a build in slices; most of a catalog's words are one item's own (a level's
-     * number), so a list's length is about how many words its index holds.
-     */
-    private reserve(count: number) {
-        if (this.textCharacters.length < 2 * count) {
-            this.textCharacters = grownTo(this.textCharacters, 2 * count)
-            this.titleCharacters = grownTo(this.titleCharacters, 2 * count)
-        }
-        const junctionWords = junctionBitCount * ((count + 31) >>> 5)
-        if (this.junctions.length < junctionWords)
-            this.junctions = grownTo(this.junctions, junctionWords)
-        if (this.wordHashes.length < count) this.wordHashes = grownTo(this.wordHashes, count)
-        let places = this.wordIds.length
-        while (places < 2 * count) places *= 2
-        if (places > this.wordIds.length)
-            this.wordIds = wordTable(this.wordHashes, this.words.length, places)
-        this.holders.reserve(count)
-        this.titleHolders.reserve(count)
     }
 
     slotOf(item: CatalogItem): number | undefined {
