@@ -20,7 +20,7 @@ import {
 } from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState, unitOf } from './content/content-state.js'
-import { contentTypeInfos, contentTypes } from './content/item-types.js'
+import { contentTypeInfos } from './content/item-types.js'
 import { HashCache } from './content/hash-cache.js'
 import { loadFrontMatterParser } from './content/parse-file.js'
 import type { Problem } from './content/problems.js'
@@ -289,9 +289,6 @@ const startWarnings = async (options: ShelfOptions, stateFolder: string) => {
 /** From this many items on, a start loads the front matter parser before its listening line. */
 const frontMatterAheadFromItems = 1_000
 
-const itemCount = (catalog: Catalog) =>
-    contentTypes.reduce((count, type) => count + catalog.items[type].size, 0)
-
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
     options: ShelfOptions,
@@ -475,7 +472,7 @@ export const startShelf = async (
     // requests 30-40 ms (docs/performance.md, the first scan's requests). A small catalog's first
     // scan is over in a moment and its writes are few: the first Markdown file a reload reads
     // loads it, and the start does not spend 30 ms on it before its line.
-    if ((writes || watcher) && itemCount(catalog) >= frontMatterAheadFromItems)
+    if ((writes || watcher) && catalog.itemCount >= frontMatterAheadFromItems)
         loadFrontMatterParser()
     // Written once the start is over and every folder watched, out of the requests' way.
     // Its items' bytes are those the load made, on disk first.

@@ -145,6 +145,11 @@ export class Catalog {
         return this.items[type].get(name)
     }
 
+    /** How many items serve, of every type. */
+    get itemCount() {
+        return contentTypes.reduce((count, type) => count + this.items[type].size, 0)
+    }
+
     /** The item a one-item reference field names, or null for "the engine's default". */
     reference(item: CatalogItem, field: string): CatalogItem | null {
         const name = item.fields.references[field]

@@ -19,7 +19,7 @@ export const check = async ({ folder, format, drafts }: CheckArguments) => {
             console.log(JSON.stringify({ folder, problems }, null, 2))
         } else {
             for (const problem of problems) console.log(formatProblem(problem))
-            const items = Object.values(catalog.items).reduce((sum, items) => sum + items.size, 0)
+            const items = catalog.itemCount
             console.log(
                 problems.length
                     ? `${problems.length} problem${problems.length === 1 ? '' : 's'} in ${folder} (${items} items serve)`

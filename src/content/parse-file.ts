@@ -1,5 +1,4 @@
 import type matter from 'gray-matter'
-import { createRequire } from 'node:module'
 import {
     isMap,
     isScalar,
@@ -11,6 +10,7 @@ import {
     type Node,
 } from 'yaml'
 import { jsonErrorPosition } from '../util/json-position.js'
+import { requirePackage } from '../util/require-package.js'
 import { ContentError } from './problems.js'
 import { explainYamlError } from './yaml-errors.js'
 
@@ -148,7 +148,6 @@ const locateInDocument = (
  * gray-matter is loaded at the first Markdown file parsed, not by every start: with it come
  * js-yaml and the esprima js-yaml loads, and a warm start takes its records from the parse cache.
  */
-const requirePackage = createRequire(import.meta.url)
 let grayMatter: typeof matter | undefined
 const loadGrayMatter = () => (grayMatter ??= requirePackage('gray-matter') as typeof matter)
 const splitFrontMatter = (text: string) =>

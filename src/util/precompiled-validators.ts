@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv'
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { requirePackage } from './require-package.js'
 
 /** Where `npm run build` writes the validators it compiles ahead (cli/precompile-validators.ts). */
 export const precompiledValidatorsFolder = fileURLToPath(
@@ -11,14 +11,12 @@ export const precompiledValidatorsFolder = fileURLToPath(
 
 export const validatorFile = (name: string) => `${name}.cjs`
 
-const requireModule = createRequire(import.meta.url)
-
 /** The validators written into `folder`, by export name, each required the first time it is asked for. */
 export const validatorsIn =
     (folder: string) =>
     (name: string): ValidateFunction | undefined => {
         try {
-            return requireModule(join(folder, validatorFile(name))) as ValidateFunction
+            return requirePackage(join(folder, validatorFile(name))) as ValidateFunction
         } catch (error) {
             if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined
             throw error

@@ -1,12 +1,5 @@
 import type MarkdownIt from 'markdown-it'
-import { createRequire } from 'node:module'
-
-/**
- * markdown-it, and the entity tables and link finder it brings, are loaded by the first page
- * that shows Markdown rather than by every start: only browsers ask for pages, and bundled they
- * cost each start about 10 ms before its listening line.
- */
-const requirePackage = createRequire(import.meta.url)
+import { requirePackage } from '../util/require-package.js'
 
 /**
  * Descriptions, posts and comments are Markdown written by owners and players: raw HTML is not
@@ -30,6 +23,11 @@ const createMarkdown = () => {
     return markdown
 }
 
+/**
+ * markdown-it, and the entity tables and link finder it brings, are loaded by the first page
+ * that shows Markdown rather than by every start: only browsers ask for pages, and bundled they
+ * cost each start before its listening line.
+ */
 let markdown: ReturnType<typeof createMarkdown> | undefined
 
 export const renderMarkdown = (text: string) => (markdown ??= createMarkdown()).render(text)
