@@ -84,9 +84,16 @@ export const encodingFor = (acceptEncoding: string | undefined): Encoding => {
     return encoding
 }
 
-/** `"abc"` → `"abc-br"`: each encoding's bytes get a validator of their own (W/ kept). */
-const encodedEtag = (etag: string, encoding: Encoding) =>
-    encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`
+/**
+ * `"abc"` → `"abc-br"`, or `"abc-br-fast"` compressed for one request: each encoding's bytes, and
+ * each effort's, get a validator of their own (W/ kept). A list page and a search whose words trim
+ * to nothing hold the same bytes, kept and made once: one ETag for both compressions would tell a
+ * cache that two different bodies are the same.
+ */
+const encodedEtag = (etag: string, encoding: Encoding, effort: keyof typeof levels) =>
+    encoding === 'identity'
+        ? etag
+        : `${etag.slice(0, -1)}-${encoding}${effort === 'once' ? '-fast' : ''}"`
 
 /**
  * Where the parts of an answer (a list page's items' stored JSON) are joined to be hashed and
@@ -198,7 +205,7 @@ export class EncodedAnswer {
         if (encoding === 'identity') return this.identity
         let representation = this.representations[encoding]
         if (!representation) {
-            const etag = encodedEtag(this.etag, encoding)
+            const etag = encodedEtag(this.etag, encoding, this.effort)
             const once = this.effort === 'once'
             representation = once ? compressedOnce.get(etag) : undefined
             if (!representation) {
