@@ -7,15 +7,14 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { repository, shelfArguments } from './support/built-cli.js'
 import { exists } from './support/fixtures.js'
 import { assertShape } from './support/response-shapes.js'
 import { getJson, temporaryFolder } from './support/server.js'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
-/** Generous: the child compiles the sources with tsx before it can print anything. */
+/** Generous: the machine may be busy. */
 const deadline = 60_000
 
 /** The environment of every child, without a PORT of the caller's that would change the defaults. */
@@ -38,9 +37,10 @@ type Shelf = {
 
 const running = new Set<ChildProcess>()
 
-/** `node --import tsx src/cli/main.ts …args` in the repository, as `npm start` would run it. */
+/** `node dist/cli/main.js …args` in the repository, as `npm start` runs it (built in `test.before`). */
+let cliMain: string[]
 const shelf = (args: string[], env = childEnv()): Shelf => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...cliMain, ...args], {
         cwd: repository,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,6 +140,7 @@ let cache: string
 
 test.before(async () => {
     assertShape('ServerMessage', {}) // compile the response schemas before any request
+    cliMain = await shelfArguments([])
     scratch = await temporaryFolder('shelf-cli-')
     cache = join(scratch, 'cache')
 })

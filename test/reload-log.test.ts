@@ -7,13 +7,12 @@ import { spawn } from 'node:child_process'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { repository, shelfArguments } from './support/built-cli.js'
 import { copyContent } from './support/server.js'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
-/** Generous: the child compiles the sources with tsx before it serves. */
+/** Generous: a build may come first, and the machine may be busy. */
 const deadline = 60_000
 
 test('a save through a temporary file is one file, a removed folder one line', async () => {
@@ -22,18 +21,7 @@ test('a save through a temporary file is one file, a removed folder one line', a
     delete env.PORT
     const child = spawn(
         process.execPath,
-        [
-            '--import',
-            'tsx',
-            'src/cli/main.ts',
-            'serve',
-            '--content',
-            content,
-            '--port',
-            '0',
-            '--host',
-            '127.0.0.1',
-        ],
+        await shelfArguments(['serve', '--content', content, '--port', '0', '--host', '127.0.0.1']),
         { cwd: repository, env, stdio: ['ignore', 'pipe', 'pipe'] },
     )
     const lines: string[] = []

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import * as assert from 'uvu/assert'
+import { repository, shelfArguments } from './built-cli.js'
 import { temporaryFolder } from './server.js'
 
 export type Replica = {
@@ -19,8 +19,6 @@ export type Replica = {
     /** Ends it at once, as a crash or `kill -9` does, leaving its clone as it was. */
     kill(): Promise<void>
 }
-
-const repository = fileURLToPath(new URL('../..', import.meta.url))
 
 export type ReplicaOptions = {
     content: string
@@ -57,11 +55,11 @@ export const startReplica = async (options: ReplicaOptions): Promise<Replica> =>
         ...process.env,
         SHELF_SESSION_SECRET: 'the session secret every replica shares',
     }
-    const child: ChildProcess = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args],
-        { cwd: repository, env, stdio: ['ignore', 'pipe', 'inherit'] },
-    )
+    const child: ChildProcess = spawn(process.execPath, await shelfArguments(['serve', ...args]), {
+        cwd: repository,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const lines: string[] = []
     let url: string | undefined
     for await (const line of createInterface({ input: child.stdout! })) {

@@ -1,18 +1,18 @@
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { repository, shelfArguments } from './built-cli.js'
 
-const repository = fileURLToPath(new URL('../..', import.meta.url))
-/** Generous: the child compiles the sources with tsx before it can print anything. */
+/** Generous: a build may come first, and the machine may be busy. */
 const deadline = 60_000
 
 export type Run = { args: string[]; code: number | null; stdout: string; stderr: string }
 
-/** `node --import tsx src/cli/main.ts …args` in the repository; resolves when it exits. */
-export const runShelf = (args: string[]) =>
-    new Promise<Run>((resolve, reject) => {
+/** `node dist/cli/main.js …args` in the repository; resolves when it exits. */
+export const runShelf = async (args: string[]) => {
+    const command = await shelfArguments(args)
+    return new Promise<Run>((resolve, reject) => {
         const env: NodeJS.ProcessEnv = { ...process.env }
         delete env.PORT
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+        const child = spawn(process.execPath, command, {
             cwd: repository,
             env,
             stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,6 +38,7 @@ export const runShelf = (args: string[]) =>
             resolve({ args, code, stdout, stderr })
         })
     })
+}
 
 /** A run as a failing assertion shows it. */
 export const describeRun = (run: Run) =>
