@@ -5,7 +5,8 @@
  * brought back. After each step every answer that derives from it (comment pages and counts,
  * the community block, the details' sections and leaderboards, replay lists, the people and the
  * pages of those who wrote, problems) is what a server that reads the folder afresh answers,
- * besides the change itself showing.
+ * besides the change itself showing. Edits are saved as an editor saves them, by a rename: a
+ * write in place can be seen by a reload of its own while still empty, on a busy machine.
  */
 import { gzipSync } from 'node:zlib'
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -13,6 +14,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Problem } from '../src/content/problems.js'
+import { writeFileAtomic } from '../src/util/atomic-write.js'
 import { sha1, writeTree, type FileTree } from './support/fixtures.js'
 import { signInPlayer, type Player } from './support/player.js'
 import { afterReload } from './support/reloads.js'
@@ -199,7 +201,7 @@ test('a comment edited by hand moves to where its new time sorts it, with its ne
             `time: ${new Date(Date.UTC(2026, 0, 1) + 10.5 * 3_600_000).toISOString()}`,
         )
         .replace('Fresh comment', 'Edited comment')
-    await afterReload(server, [path], () => writeFile(file(path), edited))
+    await afterReload(server, [path], () => writeFileAtomic(file(path), edited))
     const comments = await allComments()
     const at = comments.findIndex((comment) => comment.name === posted)
     assert.is(comments[at]!.content, 'Edited comment')
@@ -212,12 +214,12 @@ test('a comment broken by hand leaves the lists with a problem naming it; fixed,
     const path = `${commentsFolder}/many-3.md`
     const good = await readFile(file(path), 'utf8')
     await afterReload(server, [path], () =>
-        writeFile(file(path), good.replace('author:', 'autor:')),
+        writeFileAtomic(file(path), good.replace('author:', 'autor:')),
     )
     assert.not.ok((await allComments()).some((comment) => comment.name === 'many-3'))
     assert.ok((await problemsOf(server)).some((problem) => problem.includes(path)))
     await assertAsIfRead('after breaking a comment')
-    await afterReload(server, [path], () => writeFile(file(path), good))
+    await afterReload(server, [path], () => writeFileAtomic(file(path), good))
     assert.ok((await allComments()).some((comment) => comment.name === 'many-3'))
     assert.not.ok((await problemsOf(server)).some((problem) => problem.includes(path)))
     await assertAsIfRead('after fixing it')
@@ -233,7 +235,7 @@ test("a comment's author changed by hand: the comment moves from one person to t
     const good = await readFile(file(path), 'utf8')
     assert.ok((await userNames()).includes('player-7'))
     await afterReload(server, [path], () =>
-        writeFile(file(path), good.replace('author: Player 7', 'author: Player Seven')),
+        writeFileAtomic(file(path), good.replace('author: Player 7', 'author: Player Seven')),
     )
     const comment = (await allComments()).find(({ name }) => name === 'many-7')
     assert.is((comment as { author?: string } | undefined)?.author, 'Player Seven')
@@ -242,7 +244,7 @@ test("a comment's author changed by hand: the comment moves from one person to t
     assert.not.ok(people.includes('player-7'), 'the old one wrote nothing else')
     assert.is((await anyAnswer(server, '/users/player-7')).status, 404)
     await assertAsIfRead('after the author changed')
-    await afterReload(server, [path], () => writeFile(file(path), good))
+    await afterReload(server, [path], () => writeFileAtomic(file(path), good))
     const back = await userNames()
     assert.ok(back.includes('player-7'))
     assert.not.ok(back.includes('player-seven'))
@@ -257,7 +259,7 @@ test('a comment deleted by its author is gone; brought back as git revert would,
     assert.not.ok((await allComments()).some((comment) => comment.name === posted))
     await assertAsIfRead('after the delete')
     const path = `${commentsFolder}/${posted}.md`
-    await afterReload(server, [path], () => writeFile(file(path), postedBytes))
+    await afterReload(server, [path], () => writeFileAtomic(file(path), postedBytes))
     const comments = await allComments()
     assert.is(comments[0]!.name, posted)
     assert.is(comments[0]!.content, 'Fresh comment')
@@ -295,12 +297,16 @@ test('a leaderboard record added, changed and removed, and a replay it names com
         'records:              # in rank order\n',
         'records:              # in rank order\n  - { player: Zed, value: "1,000,001" }\n',
     )
-    await afterReload(server, [leaderboardFile], () => writeFile(file(leaderboardFile), added))
+    await afterReload(server, [leaderboardFile], () =>
+        writeFileAtomic(file(leaderboardFile), added),
+    )
     assert.is((await records())[0]!.player, 'Zed')
     assert.is((await records()).length, before.length + 1)
     await assertAsIfRead('after a record was added')
     const changed = added.replace('"1,000,001"', '"1,000,002"')
-    await afterReload(server, [leaderboardFile], () => writeFile(file(leaderboardFile), changed))
+    await afterReload(server, [leaderboardFile], () =>
+        writeFileAtomic(file(leaderboardFile), changed),
+    )
     assert.is((await records())[0]!.value, '1,000,002')
     await assertAsIfRead('after a record was changed')
     // A record naming a replay that is not there leaves the leaderboard out until it comes.
@@ -308,7 +314,9 @@ test('a leaderboard record added, changed and removed, and a replay it names com
         '{ player: Zed, value: "1,000,002" }',
         '{ player: Zed, value: "1,000,002", replays: [zed-run] }',
     )
-    await afterReload(server, [leaderboardFile], () => writeFile(file(leaderboardFile), naming))
+    await afterReload(server, [leaderboardFile], () =>
+        writeFileAtomic(file(leaderboardFile), naming),
+    )
     const without = await get<Details>(server, `/levels/${level}`)
     assert.equal(names(without.leaderboards), playedBoards)
     await assertAsIfRead('with a record naming a missing replay')
@@ -322,7 +330,9 @@ test('a leaderboard record added, changed and removed, and a replay it names com
     )
     assert.equal(names((await get<Details>(server, `/levels/${level}`)).leaderboards), playedBoards)
     await assertAsIfRead('with the replay gone again')
-    await afterReload(server, [leaderboardFile], () => writeFile(file(leaderboardFile), original))
+    await afterReload(server, [leaderboardFile], () =>
+        writeFileAtomic(file(leaderboardFile), original),
+    )
     assert.equal(await records(), before)
     await assertAsIfRead('after the record was removed')
 })
