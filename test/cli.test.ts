@@ -4,7 +4,7 @@
  */
 import type { LevelItem, ServerInfo, ServerItemDetails } from '@sonolus/core'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { test } from 'uvu'
@@ -180,6 +180,13 @@ test('serve says when the start is over: after every folder is watched, with the
         assert.ok(await exists(join(ownCache, 'start-records.jsonl')), 'the records are written')
         assert.ok(await exists(join(ownCache, 'start-checks.jsonl')), 'the checks are in place')
         assert.not.ok(await exists(join(ownCache, 'start-checks.jsonl.next')))
+        // It names the build by its sources, so that building them again (npm ci) keeps it good.
+        const header = JSON.parse(
+            (await readFile(join(ownCache, 'start-records.jsonl'), 'utf8')).split('\n')[0]!,
+        ) as { shelf: string }
+        const sources = (await readFile(join(repository, 'dist', '.sources-sha1'), 'utf8')).trim()
+        assert.match(sources, /^[0-9a-f]{40}$/)
+        assert.is(header.shelf.split(':')[1], sources)
     } finally {
         await stop(cli)
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { lstatSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { lstatSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { rename, rm } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { Worker } from 'node:worker_threads'
@@ -99,10 +99,26 @@ const heapPerRecordsByte = 7
 /** Below this many folders the checks run on the main thread: a worker's start costs more. */
 const foldersWorthAWorker = 2000
 
-/** The build that made a snapshot: Shelf's code file, by size and time (every build replaces it). */
+/**
+ * The build that made a snapshot. A built Shelf goes by the hash of the sources it was built from
+ * (`dist/.sources-sha1`, written last by scripts/build.js): `npm ci` builds again on every
+ * deploy, and the same sources make the same code, so their snapshot stays good. Run from its
+ * sources (tsx), or built without the stamp, its code file's size and time stand for it.
+ */
+let thisBuild: string | undefined
 const shelfBuild = () => {
-    const code = statSync(fileURLToPath(import.meta.url))
-    return `${format}:${code.size}:${code.mtimeMs}`
+    if (thisBuild === undefined) {
+        const code = fileURLToPath(import.meta.url)
+        let made: string
+        try {
+            made = readFileSync(join(dirname(code), '..', '.sources-sha1'), 'utf8').trim()
+        } catch {
+            const { size, mtimeMs } = statSync(code)
+            made = `${size}:${mtimeMs}`
+        }
+        thisBuild = `${format}:${made}`
+    }
+    return thisBuild
 }
 
 /** Runs the folder checks here or on a worker thread, with one interface. */
