@@ -96,20 +96,15 @@ const snapshotHeader = async (records: string) => {
 }
 
 /**
- * Whether the snapshot is this build's: its header names the build by the size and time of the
- * file of the build its code is in (src/content/start-snapshot.ts, `shelfBuild`), which every build
- * writes anew.
+ * Whether the snapshot is this build's: its header names the build by the hash of the sources it
+ * was built from (src/content/start-snapshot.ts, `shelfBuild`), which the build writes beside its
+ * code as `.sources-sha1`.
  */
 const snapshotOfThisBuild = async (records: string) => {
-    const named = /:(\d+):([\d.]+)$/.exec((await snapshotHeader(records))?.shelf ?? '')
-    if (!named) return false
-    const build = join(dirname(settings.server), '..')
-    const files = await readdir(build, { recursive: true, withFileTypes: true })
-    return files.some((entry) => {
-        if (!entry.isFile()) return false
-        const info = statSync(join(entry.parentPath, entry.name))
-        return info.size === Number(named[1]) && info.mtimeMs === Number(named[2])
-    })
+    const named = (await snapshotHeader(records))?.shelf?.split(':')[1]
+    const stamp = join(dirname(settings.server), '..', '.sources-sha1')
+    const sources = (await readFile(stamp, 'utf8').catch(() => '')).trim()
+    return sources !== '' && named === sources
 }
 
 /**
