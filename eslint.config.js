@@ -5,7 +5,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-    { ignores: ['dist/', 'node_modules/', 'bench/out/'] },
+    { ignores: ['dist/', 'node_modules/', 'bench/out/', 'bench/out-*/'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     { files: ['scripts/**/*.js', 'bench/**/*.js'], languageOptions: { globals: globals.node } },

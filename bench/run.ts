@@ -22,7 +22,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import { availableParallelism, cpus, totalmem } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -56,6 +55,7 @@ import {
 } from './shelf-process.js'
 import { Agent, get as httpGet } from 'node:http'
 import { ALONE_QUERIES, quickSearchQueries, UNCACHED_PARAMETER } from './search-queries.js'
+import { ensureSearchSettings } from './search-settings.js'
 import { ensureTree } from './trees.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
@@ -181,43 +181,6 @@ interface Target {
 // ---------------------------------------------------------------------------------------------
 // The advanced search form
 // ---------------------------------------------------------------------------------------------
-
-/**
- * Written beside the tree's info.json, which it replaces as Shelf's settings (Shelf warns that
- * info.json is ignored). The form follows docs/content-format.md.
- */
-function searchSettings(levels: number, seed: number): string {
-    return `# Written by bench/run.ts (npm run bench) for its advanced-search scenario: a generated pack
-# tree has only info.json, and that has no search forms. Shelf reads this file instead.
-title: "Shelf benchmark: ${levels} levels (seed ${seed})"
-levels:
-  searches:
-    - type: advanced
-      title: "#ADVANCED"
-      icon: advanced
-      options:
-        - { query: keywords, type: text, name: "#KEYWORDS", placeholder: "#KEYWORDS_PLACEHOLDER", filter: keywords }
-        - { query: minRating, type: slider, name: "#RATING_MINIMUM", def: 0, min: 0, max: 50, step: 1, filter: rating, compare: min }
-        - query: sort
-          type: select
-          name: "#SORT"
-          def: newest
-          sort: true
-          values:
-            - { name: newest, title: "#NEWEST", by: time, order: desc }
-            - { name: rating, title: "#RATING", by: rating, order: desc }
-            - { name: title, title: "#TITLE", by: title, order: asc }
-`
-}
-
-async function ensureSearchSettings(dir: string, levels: number, seed: number): Promise<void> {
-    const path = join(dir, 'server.yaml')
-    const wanted = searchSettings(levels, seed)
-    const existing = await readFile(path, 'utf8').catch(() => null)
-    if (existing === wanted) return
-    await writeFile(path, wanted)
-    log(`wrote ${path} (the advanced search form)`)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios, taken from the running server

@@ -47,6 +47,7 @@ import {
     type RunningServer,
 } from './shelf-process.js'
 import { framesDuring, mainThreadProfile } from './stall-frames.js'
+import { ensureSearchSettings } from './search-settings.js'
 import { ensureTree } from './trees.js'
 import { editLevel } from './level-edits.js'
 
@@ -300,6 +301,7 @@ const stretchRows = (moments: Moment[], stalls: Stall[], answers: [number, numbe
 const main = async () => {
     assertServerBuilt(settings.server)
     const dir = await ensureTree(settings.treesDir, levels, settings.seed)
+    await ensureSearchSettings(dir, levels, settings.seed)
     const records = join(dir, '.shelf', 'start-records.jsonl')
     if (!(await snapshotOfThisBuild(records))) await writeSnapshot(dir, records)
     const work = await mkdtemp(join(tmpdir(), 'shelf-stall-'))
