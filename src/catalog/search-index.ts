@@ -1,5 +1,4 @@
 import type { CatalogItem } from './catalog.js'
-import { KeyedPostingLists, PostingLists } from './posting-lists.js'
 import {
     addSlots,
     entriesOf,
@@ -19,6 +18,53 @@ import {
     wordsOf,
     type TitleSpan,
 } from './search-text.js'
+
+/** A list of numbers kept ascending, with room beyond `length` to grow. */
+type Growing = { values: Int32Array; length: number }
+
+/**
+ * Ascending lists of numbers by key, only ever appended to. Many lists of an index hold one
+ * number (the items holding the number in a level's name, say), kept as that number rather than
+ * as an array.
+ */
+class PostingLists {
+    private readonly lists = new Map<number, Growing | number>()
+
+    /** Appends `value`, which is at least the last value appended under `key`; a repeat is kept once. */
+    add(key: number, value: number) {
+        const list = this.lists.get(key)
+        if (list === undefined) this.lists.set(key, value)
+        else if (typeof list === 'number') {
+            if (list !== value)
+                this.lists.set(key, { values: Int32Array.of(list, value, 0, 0), length: 2 })
+        } else if (list.values[list.length - 1] !== value) {
+            if (list.length === list.values.length) {
+                const grown = new Int32Array(list.length * 2)
+                grown.set(list.values)
+                list.values = grown
+            }
+            list.values[list.length++] = value
+        }
+    }
+
+    get(key: number): Int32Array {
+        const list = this.lists.get(key)
+        if (list === undefined) return noValues
+        return typeof list === 'number' ? Int32Array.of(list) : list.values.subarray(0, list.length)
+    }
+
+    /** Like `get`, without making an array for a list of one number: the array it gives is only good until the next call. */
+    read(key: number): Int32Array {
+        const list = this.lists.get(key)
+        if (list === undefined) return noValues
+        if (typeof list !== 'number') return list.values.subarray(0, list.length)
+        one[0] = list
+        return one
+    }
+}
+
+const noValues = new Int32Array(0)
+const one = new Int32Array(1)
 
 /**
  * A small integer (a V8 Smi, the cheapest Map key) for three UTF-16 code units: exact and
@@ -207,7 +253,7 @@ export class SearchIndex {
     /** Each word's hash, by id. */
     private wordHashes = new Uint32Array(512)
     /** Word ids by trigram of the word. */
-    private readonly wordTrigrams = new KeyedPostingLists()
+    private readonly wordTrigrams = new PostingLists()
     /** Slots by word id: the items holding the word anywhere, and in their title. */
     private readonly holders = new PostingLists()
     private readonly titleHolders = new PostingLists()
