@@ -122,8 +122,16 @@ const wordTable = (hashes: Uint32Array, count: number, size: number) => {
     return ids
 }
 
-/** Bits of a junction filter (see `SearchIndex.junctions`). */
+/** Bits of a junction filter (see `SearchIndex.junctionChunks`). */
 const junctionBitCount = 1024
+
+/** Blocks of 32 slots in a chunk of junctions, as a power of two (32 blocks, 128 KiB a chunk). */
+const junctionBlockShift = 5
+const junctionBlocksPerChunk = 1 << junctionBlockShift
+/** A slot's chunk is `slot >>> junctionChunkShift`. */
+const junctionChunkShift = junctionBlockShift + 5
+/** Where a block's words begin in its chunk. */
+const junctionBase = (block: number) => (block & (junctionBlocksPerChunk - 1)) * junctionBitCount
 
 /** Short parts whose words are kept (see `SearchIndex.shortParts`). */
 const maxShortParts = 4096
@@ -231,11 +239,14 @@ export class SearchIndex {
      * lacking one of the phrase's junctions cannot hold it, which spares ranking a look through
      * most texts for a rare phrase. One character a side only for a term of one (`a chart`): most
      * texts have `a c` at some space. Kept 32 slots a block, a word per bit (slot `s`'s bit `b` in
-     * word `(s >>> 5) * junctionBitCount + b`): a slot's bits are set within its block as the index
-     * is built, and a phrase's few bits are and-ed a block at a time into one small set of slots
+     * word `junctionBase(s >>> 5) + b` of its chunk): a slot's bits are set within its block as
+     * the index is built, and a phrase's few bits are and-ed a block at a time into one small set of slots
      * (`slotsMayHold`), where they were read at each entry ranked, at 100,000 places far apart.
+     * The blocks are kept in chunks of `junctionBlocksPerChunk`, a new chunk made as slots come:
+     * one array doubled as a build of 100,000 items went was copied 8 MB into 16 MB in one step
+     * of a build in slices, 20 ms of the loop during the first scan (bench/write-stall.ts).
      */
-    private junctions = new Uint32Array(junctionBitCount * 8)
+    private readonly junctionChunks: Uint32Array[] = []
     private readonly words: string[] = []
     /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
     private wordIds = new Int32Array(1024)
@@ -282,8 +293,8 @@ export class SearchIndex {
             this.textCharacters = grown(this.textCharacters)
             this.titleCharacters = grown(this.titleCharacters)
         }
-        while (this.junctions.length < junctionBitCount * ((slot >>> 5) + 1))
-            this.junctions = grown(this.junctions)
+        if (slot >>> junctionChunkShift === this.junctionChunks.length)
+            this.junctionChunks.push(new Uint32Array(junctionBlocksPerChunk * junctionBitCount))
         // Indexed, without an array per junction: the index is built while the first scan
         // serves requests, and what it leaves for the collector is what holds them.
         for (
@@ -336,16 +347,17 @@ export class SearchIndex {
     }
 
     private setJunction(bit: number, slot: number) {
-        this.junctions[(slot >>> 5) * junctionBitCount + bit]! |= 1 << (slot & 31)
+        this.junctionChunks[slot >>> junctionChunkShift]![junctionBase(slot >>> 5) + bit]! |=
+            1 << (slot & 31)
     }
 
     /** Into `into` (made when too small), the slots whose text has every one of the junction bits (`junctionBits`). */
     slotsMayHold(junctions: readonly number[], into: Uint32Array): Uint32Array {
         const blocks = wordsFor(this.slots.size)
         const set = into.length >= blocks ? into.subarray(0, blocks) : new Uint32Array(blocks)
-        const bits = this.junctions
         for (let block = 0; block < blocks; block++) {
-            const base = block * junctionBitCount
+            const bits = this.junctionChunks[block >>> junctionBlockShift]!
+            const base = junctionBase(block)
             let word = 0xffffffff
             for (let which = 0; which < junctions.length; which++)
                 word &= bits[base + junctions[which]!]!
@@ -356,10 +368,11 @@ export class SearchIndex {
 
     /** Whether the slot's text has every one of the junction bits (`junctionBits`). */
     mayHoldPhrase(slot: number, junctions: readonly number[]) {
-        const base = (slot >>> 5) * junctionBitCount
+        const bits = this.junctionChunks[slot >>> junctionChunkShift]!
+        const base = junctionBase(slot >>> 5)
         const bit = 1 << (slot & 31)
         for (let which = 0; which < junctions.length; which++)
-            if ((this.junctions[base + junctions[which]!]! & bit) === 0) return false
+            if ((bits[base + junctions[which]!]! & bit) === 0) return false
         return true
     }
 
