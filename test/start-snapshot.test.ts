@@ -108,6 +108,27 @@ test('an unchanged folder is taken from the snapshot and served as read', async 
     assert.ok(Object.keys(taken.details).includes('city-lights'))
 })
 
+test("the snapshot keeps each type's units in the order of its list, so that the next start's first catalog finds them sorted", async () => {
+    const { content, cache } = await snapshotted()
+    const lines = (await readFile(join(cache, 'start-records.jsonl'), 'utf8')).trim().split('\n')
+    const written = lines.slice(1).map((line) => (JSON.parse(line) as [string])[0])
+    const shelf = await start(content, cache)
+    try {
+        for (const type of ['level', 'skin'] as const) {
+            const listed = shelf
+                .catalog()
+                .listed[type].map((item) => item.file.slice(0, item.file.lastIndexOf('/')))
+            const inBoth = (keys: string[], other: string[]) =>
+                keys.filter((key) => other.includes(key))
+            const order = inBoth(written, listed)
+            assert.ok(order.length >= 3, `${type}: ${order.length} units written and listed`)
+            assert.equal(order, inBoth(listed, written), type)
+        }
+    } finally {
+        await shelf.close()
+    }
+})
+
 test('a start from the snapshot answers its first request, for a resource by hash, with its bytes', async () => {
     const { content, cache } = await snapshotted()
     const cover = await readFile(join(content, 'levels/city-lights/cover.png'))
