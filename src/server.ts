@@ -485,9 +485,15 @@ export const startShelf = async (
     if ((writes || watcher) && catalog.itemCount >= frontMatterAheadFromItems)
         loadFrontMatterParser()
     // Written once the start is over and every folder watched, out of the requests' way.
-    // Its items' bytes are those the load made, on disk first.
+    // Its items' bytes are those the load made, on disk first; in the order of the lists.
     const snapshotSaved = Promise.all([watching, persisted])
-        .then(() => snapshot.save(state.snapshotUnits(), state.typeDefaults()))
+        .then(() =>
+            snapshot.save(
+                state.snapshotUnits(),
+                state.typeDefaults(),
+                Object.values(catalog.listed),
+            ),
+        )
         .catch(reportFailedSave('the start snapshot'))
     return {
         url,

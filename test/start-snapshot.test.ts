@@ -37,8 +37,12 @@ type Folder = { content: string; cache: string }
  * A copy of the example whose first start wrote a snapshot. The snapshot trusts only files older
  * than its clock's granularity when read, so the start waits for the copy to be that old.
  */
-const snapshotted = async (folderName?: string): Promise<Folder> => {
+const snapshotted = async (
+    folderName?: string,
+    edit?: (content: string) => Promise<void>,
+): Promise<Folder> => {
     let content = await copyContent()
+    await edit?.(content)
     if (folderName) {
         const named = join(await temporaryFolder(), folderName)
         await rename(content, named)
@@ -106,6 +110,32 @@ test('an unchanged folder is taken from the snapshot and served as read', async 
     assert.ok(fromSnapshot >= 15, `${fromSnapshot} items taken`)
     assert.equal(taken, without)
     assert.ok(Object.keys(taken.details).includes('city-lights'))
+})
+
+test("the snapshot keeps each type's units in the order of its list, so that the next start's first catalog finds them sorted", async () => {
+    // The newest level last by name, so that the lists' order is not the folder's.
+    const { content, cache } = await snapshotted(undefined, async (content) => {
+        const file = join(content, 'levels/thunder-road/item.json')
+        const item = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
+        await writeFile(file, JSON.stringify({ ...item, time: '2027-01-01T00:00:00Z' }))
+    })
+    const lines = (await readFile(join(cache, 'start-records.jsonl'), 'utf8')).trim().split('\n')
+    const written = lines.slice(1).map((line) => (JSON.parse(line) as [string])[0])
+    const shelf = await start(content, cache)
+    try {
+        for (const type of ['level', 'skin'] as const) {
+            const listed = shelf
+                .catalog()
+                .listed[type].map((item) => item.file.slice(0, item.file.lastIndexOf('/')))
+            const inBoth = (keys: string[], other: string[]) =>
+                keys.filter((key) => other.includes(key))
+            const order = inBoth(written, listed)
+            assert.ok(order.length >= 3, `${type}: ${order.length} units written and listed`)
+            assert.equal(order, inBoth(listed, written), type)
+        }
+    } finally {
+        await shelf.close()
+    }
 })
 
 test('a start from the snapshot answers its first request, for a resource by hash, with its bytes', async () => {

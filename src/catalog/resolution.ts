@@ -47,6 +47,14 @@ const replaysNamed = (item: ItemRecord) =>
         ),
     )
 
+/**
+ * Deletes a key unless there is none to delete: a first catalog decides a hundred thousand names
+ * with nothing to forget, and a delete from an empty map still hashes its new key string.
+ */
+const forget = <K>(map: Map<K, unknown> | Set<K>, key: K) => {
+    if (map.size) map.delete(key)
+}
+
 const keyOf = (record: ItemRecord) => `${record.type}/${record.name}`
 
 const namesAny = (value: ReferenceValue | undefined, names: ReadonlySet<string>) =>
@@ -102,7 +110,7 @@ export class Resolution {
             const before = this.units.get(key)
             if (before) dirty[type].add(before.name)
             const after = units.get(key)
-            if (after) dirty[type].add(after.name)
+            if (after && after.name !== name) dirty[type].add(after.name)
         }
         this.units = units
         this.fallbacks = fallbacks
@@ -173,7 +181,7 @@ export class Resolution {
      */
     private decide(type: ContentType, name: string) {
         const key = `${type}/${name}`
-        this.keptLastGood.delete(key)
+        forget(this.keptLastGood, key)
         const candidate = this.decideCandidate(type, name, key)
         if (!candidate) return undefined
         const broken = this.brokenReferences(candidate)
@@ -209,7 +217,7 @@ export class Resolution {
         if (previous)
             for (const { target } of contentTypeInfos[type].references)
                 this.brokenByTarget[target].delete(previous)
-        this.referenceProblems.delete(key)
+        forget(this.referenceProblems, key)
         // Loops rather than a chain of arrays: a first catalog decides a hundred thousand names.
         const serving: ItemRecord[] = []
         let drafts = false
@@ -220,7 +228,7 @@ export class Resolution {
             else drafts = true
         }
         if (drafts) this.drafts[type].add(name)
-        else this.drafts[type].delete(name)
+        else forget(this.drafts[type], name)
         const candidate = serving[0]
         if (serving.length > 1) {
             this.duplicateProblems.set(
@@ -231,7 +239,7 @@ export class Resolution {
                     severity: 'error',
                 })),
             )
-        } else this.duplicateProblems.delete(key)
+        } else forget(this.duplicateProblems, key)
         if (candidate) this.candidates[type].set(name, candidate)
         else this.candidates[type].delete(name)
         return candidate
