@@ -141,11 +141,17 @@ async function measureScan(
         },
         () => {},
     )
+    // autocannon's connections go on trying after its stop, against a server stopped by then:
+    // what fails after the measuring is over is not the server's.
+    let measuring = true
     load.on('response', (_client, status, _bytes, ms) => {
+        if (!measuring) return
         if (status !== 200) errors++
         ;(scanning ? during : after).push(ms)
     })
-    load.on('reqError', () => errors++)
+    load.on('reqError', () => {
+        if (measuring) errors++
+    })
     try {
         await server.watched
         const scanSeconds = (performance.now() - listening) / 1000
@@ -154,6 +160,7 @@ async function measureScan(
         await new Promise((resolve) =>
             setTimeout(resolve, Math.max(options.afterS, scanSeconds) * 1000),
         )
+        measuring = false
         load.stop()
         const memory = await readMemory(server.child.pid)
         const loadAverage = loadavg()
