@@ -50,7 +50,7 @@ import {
     servingHeapGrowth,
     startHeapGrowth,
 } from './util/heap-growth.js'
-import { TurnSlices } from './util/turn-slices.js'
+import { letRequestsIn, TurnSlices } from './util/turn-slices.js'
 import { LivePreview } from './web/live-preview.js'
 import { checkWebClient } from './web/web-client.js'
 
@@ -178,7 +178,7 @@ const openContent = async (options: ShelfOptions) => {
         if (rejected.length) growHeapBy(servingHeapGrowth)
         // Each step in a turn of its own: at 100,000 levels the checks' answer, the reading
         // again and the next catalog held the loop 40 ms as one turn, between requests.
-        await nextTurn()
+        await letRequestsIn()
         await state.readAgain(rejected)
         loaded = true
         // What was taken was not looked up: its entries stay. None taken, every item was read and the unseen go.
@@ -332,7 +332,7 @@ export const startShelf = async (
             const rejected = await settle()
             fromSnapshot = snapshot.takenCount
             if (rejected.length) {
-                await nextTurn()
+                await letRequestsIn()
                 catalog = await nextCatalog(state, community, options, catalog)
                 events.emit('reload', {
                     paths: rejected,
@@ -342,7 +342,7 @@ export const startShelf = async (
                 live?.changed(++reloads)
                 // What waited for the checks (a reload asked meanwhile, the saves) goes on in a
                 // turn of its own, not in the catalog's.
-                await nextTurn()
+                await letRequestsIn()
             }
             return rejected.length
         })
@@ -370,7 +370,7 @@ export const startShelf = async (
             community.userFiles?.reload(paths)
             // The reading and the next catalog in turns of their own (together 20-40 ms at
             // 100,000 levels).
-            await nextTurn()
+            await letRequestsIn()
             // The swap is one assignment: a request holds the snapshot it started with to its end.
             catalog = await nextCatalog(state, community, options, catalog)
             events.emit('reload', {
