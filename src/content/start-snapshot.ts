@@ -545,35 +545,29 @@ export class StartSnapshot {
  * The units to capture in the order of the catalog's lists (`listed`, each sorted), those in no
  * list after them: the next start builds its first catalog from the records in the order they
  * are written, and sorting a hundred thousand levels already in order is a pass over them (0.2 s
- * of a warm start's main thread in any other order). Placed by rank, not sorted, a slice at a time.
+ * of a warm start's main thread in any other order). Picked out of the lists as they are walked,
+ * a slice at a time, until every unit is placed: a warm start captures the few items that
+ * changed, and is not worth a table of every listed record.
  */
 const inListOrder = async (
     capture: SnapshotUnit[],
     listed: Iterable<readonly ItemRecord[]>,
     slices: TurnSlices,
 ) => {
-    if (capture.length === 0) return capture
-    const rankOf = new Map<ItemRecord, number>()
-    for (const list of listed)
-        for (const record of list) {
-            if (slices.due()) await slices.pause()
-            rankOf.set(record, rankOf.size)
-        }
-    if (rankOf.size === 0) return capture
-    const placed: (SnapshotUnit | undefined)[] = new Array(rankOf.size)
-    const unlisted: SnapshotUnit[] = []
-    for (const unit of capture) {
-        if (slices.due()) await slices.pause()
-        const rank = rankOf.get(unit.record)
-        if (rank === undefined) unlisted.push(unit)
-        else placed[rank] = unit
-    }
+    const unplaced = new Map(capture.map((unit) => [unit.record, unit]))
     const ordered: SnapshotUnit[] = []
-    for (const unit of placed) {
-        if (slices.due()) await slices.pause()
-        if (unit) ordered.push(unit)
+    for (const list of listed) {
+        for (const record of list) {
+            if (unplaced.size === 0) break
+            if (slices.due()) await slices.pause()
+            const unit = unplaced.get(record)
+            if (!unit) continue
+            ordered.push(unit)
+            unplaced.delete(record)
+        }
     }
-    for (const unit of unlisted) ordered.push(unit)
+    // What no list holds, in the order it came.
+    for (const unit of unplaced.values()) ordered.push(unit)
     return ordered
 }
 
