@@ -17,6 +17,7 @@ import type { ItemFields } from './records.js'
 import type { Resource } from './resources.js'
 import {
     folderChecks,
+    keyEnd,
     type CheckAnswer,
     type SaveAnswer,
     type SaveRequest,
@@ -441,7 +442,7 @@ export class StartSnapshot {
                 partFolders: [...partFolders],
                 keep: Int32Array.from(keep),
                 keptFrom: this.keptFrom,
-                capture: capture.map((unit) => unit.key),
+                capture: await joinedKeys(capture, slices),
             })
             // Checks that lost some folders to keep would not match the records: the next start reads every folder.
             if (!saved.keptAll) return
@@ -554,7 +555,12 @@ const inListOrder = async (
     listed: Iterable<readonly ItemRecord[]>,
     slices: TurnSlices,
 ) => {
-    const unplaced = new Map(capture.map((unit) => [unit.record, unit]))
+    // Made a slice at a time too: a cold start captures every unit.
+    const unplaced = new Map<ItemRecord, SnapshotUnit>()
+    for (const unit of capture) {
+        if (slices.due()) await slices.pause()
+        unplaced.set(unit.record, unit)
+    }
     const ordered: SnapshotUnit[] = []
     for (const list of listed) {
         for (const record of list) {
@@ -569,6 +575,19 @@ const inListOrder = async (
     // What no list holds, in the order it came.
     for (const unit of unplaced.values()) ordered.push(unit)
     return ordered
+}
+
+/** The units' keys as a save's `capture`, joined a thousand at a time between slices. */
+const joinedKeys = async (units: readonly SnapshotUnit[], slices: TurnSlices) => {
+    const pieces: string[] = []
+    for (let start = 0; start < units.length; start += 1000) {
+        if (slices.due()) await slices.pause()
+        let piece = ''
+        for (let at = start; at < Math.min(start + 1000, units.length); at++)
+            piece += units[at]!.key + keyEnd
+        pieces.push(piece)
+    }
+    return pieces.join('')
 }
 
 /** The files Shelf made that the units serve bytes of, each with the least size that holds them, and the place of each. */
