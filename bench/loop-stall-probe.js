@@ -9,28 +9,22 @@
  * A 1 ms timer's lateness is the loop's stall; the file is written only when there was one.
  * `mono` is when it began on the clock of `--cpu-prof`'s profiles (microseconds), to find it there.
  */
-import { appendFileSync, openSync, readSync } from 'node:fs'
+import { appendFileSync } from 'node:fs'
 import { isMainThread } from 'node:worker_threads'
+import { mainThreadCpuNs } from './main-thread-cpu.js'
 
 const log = process.env.SHELF_STALL_LOG
 const thresholdMs = Number(process.env.SHELF_STALL_MS ?? 5)
 
 // Worker threads are started with the process's flags, this module among them: only the main thread's loop counts.
 if (log && isMainThread) {
-    // The main thread's task id is the process id.
-    const schedstat = openSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'r')
-    const buffer = Buffer.alloc(128)
-    const onCpuNs = () => {
-        const length = readSync(schedstat, buffer, 0, buffer.length, 0)
-        return Number(buffer.toString('latin1', 0, length).split(' ')[0])
-    }
     // The clock of V8's profiles is the monotonic one process.hrtime reads.
     const monoOffsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000
     let last = performance.now()
-    let lastCpu = onCpuNs()
+    let lastCpu = mainThreadCpuNs()
     setInterval(() => {
         const now = performance.now()
-        const cpu = onCpuNs()
+        const cpu = mainThreadCpuNs()
         const ms = now - last - 1
         if (ms >= thresholdMs)
             appendFileSync(

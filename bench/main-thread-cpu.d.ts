@@ -1,0 +1,2 @@
+/** The main thread's time on a core so far, in nanoseconds (see main-thread-cpu.js). */
+export declare const mainThreadCpuNs: () => number
