@@ -34,9 +34,13 @@ export class TurnSlices {
         return performance.now() >= this.sliceEnd
     }
 
-    /** Lets a turn of the event loop pass, then begins the next slice. */
+    /**
+     * Lets the requests that came meanwhile in, then begins the next slice: by two turns, since
+     * work resumed by I/O (a folder listed, a worker's answer) would run its next slice in the
+     * same turn with one.
+     */
     async pause() {
-        await nextTurn()
+        await letRequestsIn()
         this.sliceEnd = performance.now() + this.sliceMs
     }
 }
