@@ -5,6 +5,7 @@ import type { ItemRecord } from '../content/load.js'
 import type { TagRecord } from '../content/records.js'
 import type { LocalizedText } from '../content/text.js'
 import { LayeredMap } from '../util/layered-map.js'
+import { KeptWorks } from './kept-works.js'
 import { personOf, type Authorship } from './person-names.js'
 import type { UserFile } from './user-files.js'
 
@@ -62,7 +63,7 @@ export class People {
         readonly byName: LayeredMap<string, Person>,
         /** Most recently active first. */
         readonly listed: readonly Person[],
-        private readonly works: Map<string, Works>,
+        private readonly works: Map<string, KeptWorks>,
     ) {}
 
     static empty() {
@@ -82,7 +83,7 @@ export class People {
     ): People {
         const touched = new Set<string>(changedFiles)
         /** What a record's person made changes: they are made again. */
-        const change = (who: Authorship, edit: (works: Works) => unknown) => {
+        const change = (who: Authorship, edit: (works: KeptWorks) => unknown) => {
             const name = personOf(who, fallbackLocale)
             if (name === undefined) return
             touched.add(name)
@@ -90,17 +91,14 @@ export class People {
         }
         for (const type of contentTypes) {
             for (const { before, after } of changes[type]) {
-                if (before) change(before.fields, (works) => works.items.get(type)?.delete(before))
-                if (after)
-                    change(after.fields, ({ items }) =>
-                        (items.get(type) ?? items.set(type, new Set()).get(type)!).add(after),
-                    )
+                if (before) change(before.fields, (works) => works.removeItem(type, before))
+                if (after) change(after.fields, (works) => works.addItem(type, after))
                 // Only the comments that changed change anyone: one posted on an item of ten
                 // thousand costs its writer, not a visit of every other comment's.
                 const { removed, added } = commentChanges(before, after)
                 for (const comment of removed)
-                    change(comment, (works) => works.comments.delete(comment))
-                for (const comment of added) change(comment, (works) => works.comments.add(comment))
+                    change(comment, (works) => works.removeComment(comment))
+                for (const comment of added) change(comment, (works) => works.addComment(comment))
             }
         }
         if (!touched.size) return this
@@ -124,7 +122,7 @@ export class People {
     private worksOf(name: string) {
         let works = this.works.get(name)
         if (!works) {
-            works = { items: new Map(), comments: new Set() }
+            works = new KeptWorks()
             this.works.set(name, works)
         }
         return works
@@ -132,14 +130,8 @@ export class People {
 
     /** A person from their works and file; none when they have neither. */
     private personFrom(name: string, file: UserFile | undefined): Person | undefined {
-        const works = this.worksOf(name)
-        let latest: { time: number; who: ItemRecord['fields'] | CommentRecord } | undefined
-        const consider = (time: number, who: ItemRecord['fields'] | CommentRecord) => {
-            if (!latest || time >= latest.time) latest = { time, who }
-        }
-        for (const items of works.items.values())
-            for (const item of items) consider(item.fields.time ?? 0, item.fields)
-        for (const comment of works.comments) consider(comment.time, comment)
+        const kept = this.worksOf(name)
+        const latest = kept.latestWork()
         if (!latest && !file) {
             this.works.delete(name)
             return undefined
@@ -153,7 +145,7 @@ export class People {
             tags: file?.tags ?? [],
             lastActive: latest?.time ?? 0,
             playerId: who?.authorId,
-            works,
+            works: kept.works,
         }
     }
 }
