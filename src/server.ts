@@ -20,9 +20,9 @@ import {
 } from './config.js'
 import { Containment } from './content/containment.js'
 import { ContentState, unitOf } from './content/content-state.js'
+import { warmUpCommentFiles } from './content/comment-warm-up.js'
 import { contentTypeInfos } from './content/item-types.js'
 import { HashCache } from './content/hash-cache.js'
-import { loadFrontMatterParser } from './content/parse-file.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
 import { prepareStateFolder } from './content/state-folder.js'
@@ -289,8 +289,8 @@ const startWarnings = async (options: ShelfOptions, stateFolder: string) => {
     ]
 }
 
-/** From this many items on, a start loads the front matter parser before its listening line. */
-const frontMatterAheadFromItems = 1_000
+/** From this many items on, a start that writes or watches warms up the comments' parsing before its line. */
+const commentsWarmedFromItems = 1_000
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
@@ -477,13 +477,11 @@ export const startShelf = async (
             before: readSince,
         }),
     )
-    // Before the listening line rather than after the first scan (at 100,000 levels it lasts half
-    // a minute, and writes come during it) or right after the line, where it held the first
-    // requests 30-40 ms (docs/performance.md, the first scan's requests). A small catalog's first
-    // scan is over in a moment and its writes are few: the first Markdown file a reload reads
-    // loads it, and the start does not spend 30 ms on it before its line.
-    if ((writes || watcher) && catalog.itemCount >= frontMatterAheadFromItems)
-        loadFrontMatterParser()
+    // Before the listening line rather than in the first comment's turns, during the first scan
+    // (at 100,000 levels it lasts half a minute, and writes come during it), or right after the
+    // line, where loading gray-matter alone held the first requests 30-40 ms. A small catalog's
+    // scan is over in a moment and its writes are few: its start does not spend the time.
+    if ((writes || watcher) && catalog.itemCount >= commentsWarmedFromItems) warmUpCommentFiles()
     // Written once the start is over and every folder watched, out of the requests' way.
     // Its items' bytes are those the load made, on disk first; in the order of the lists.
     const snapshotSaved = Promise.all([watching, persisted])

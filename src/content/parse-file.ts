@@ -155,13 +155,6 @@ const splitFrontMatter = (text: string) =>
         engines: { yaml: () => ({}) },
     })
 
-/**
- * Loads gray-matter ahead of the first Markdown file a write brings (a comment, a post): loaded
- * by that write's reload, it held the loop 25–48 ms. For a server that writes or watches, once
- * it listens.
- */
-export const loadFrontMatterParser = () => void loadGrayMatter()
-
 const frontMatterOpening = /^---\r?\n/
 const frontMatterClosing = /\r?\n---[ \t]*(\r?\n|$)/
 
