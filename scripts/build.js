@@ -85,6 +85,7 @@ const bundle = async () => {
             'content/resource-worker': 'src/content/resource-worker.ts',
             'content/snapshot-worker': 'src/content/snapshot-worker.ts',
             'watch/watch-worker': 'src/watch/watch-worker.ts',
+            'catalog/search-index-worker': 'src/catalog/search-index-worker.ts',
             'cli/precompile-validators': 'src/cli/precompile-validators.ts',
         },
         outdir: dist,

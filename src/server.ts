@@ -444,7 +444,7 @@ export const startShelf = async (
     const buildSearchIndexes = async () => {
         for (let built: Catalog | undefined; built !== catalog;) {
             built = catalog
-            await built.buildSearchIndexesInSlices(new TurnSlices(1))
+            await built.buildSearchIndexes(new TurnSlices(1))
         }
     }
     void catalog.resources.fillInSlices(new TurnSlices(1)).then(buildSearchIndexes)

@@ -308,7 +308,7 @@ test('an older snapshot keeps answering as it did after newer ones are made from
     assert.equal(view(old), seen)
 })
 
-test('search indexes built a slice at a time answer as ones built at once: searched while they build, after, and carried on by the next catalog', async () => {
+test('search indexes built a slice at a time or on a worker answer as ones built at once: searched while they build, after, and carried on by the next catalog', async () => {
     const { step } = makeRandom(12)
     const next = contentSeries()
     const content = next(Array.from({ length: 400 }, step))
@@ -325,11 +325,22 @@ test('search indexes built a slice at a time answer as ones built at once: searc
         assert.equal(view(during), expected, `searched after the build`)
     }
 
-    const built = new Catalog(content, options)
-    await built.buildSearchIndexesInSlices()
-    assert.equal(view(built), expected, 'built before any search')
-    const changed = next([step(), step(), step()], 'en', built)
-    assert.equal(view(new Catalog(changed, options, built)), view(new Catalog(changed, options)))
+    // Searched before the worker's index comes: built here at once, the worker's left unused.
+    const during = new Catalog(content, options)
+    const building = during.buildSearchIndexes(new TurnSlices(0))
+    assert.equal(view(during), expected, 'searched during the build on a worker')
+    await building
+    assert.equal(view(during), expected, 'searched after the build on a worker')
+
+    // The worker's index, taken in whole, then added to by the next catalog.
+    for (const build of ['buildSearchIndexesInSlices', 'buildSearchIndexes'] as const) {
+        const built = new Catalog(content, options)
+        await built[build]()
+        assert.equal(view(built), expected, `${build}: built before any search`)
+        const changed = next([step(), step(), step()], 'en', built)
+        const carried = view(new Catalog(changed, options, built))
+        assert.equal(carried, view(new Catalog(changed, options)), `${build}: carried`)
+    }
 })
 
 test.run()

@@ -7,7 +7,9 @@ import * as assert from 'uvu/assert'
 import type { CatalogItem } from '../src/catalog/catalog.js'
 import { makeSearchable, SearchIndex } from '../src/catalog/search-index.js'
 import { runQuery, type ItemSequence } from '../src/catalog/search.js'
+import { IndexBuilder } from '../src/catalog/worker-built-index.js'
 import { normalizeFields } from '../src/content/records.js'
+import { TurnSlices } from '../src/util/turn-slices.js'
 
 const test = suite('search index: grown past its first arrays')
 
@@ -62,6 +64,19 @@ test('grown one item at a time', () => {
     const index = new SearchIndex()
     for (const item of list) index.add(item)
     searchedAlike(list, index)
+})
+
+test('built on a worker, then added to as a reload adds items', async () => {
+    const first = Array.from({ length: count }, (_, at) => level(at))
+    const builder = new IndexBuilder()
+    // A slice of no time: the texts go to the worker in many messages.
+    const index = await builder.build(first, new TurnSlices(0))
+    builder.close()
+    searchedAlike(first, index)
+    // New words, and words the worker's lists hold, in items after the worker's slots.
+    const added = Array.from({ length: 500 }, (_, at) => level(count + at))
+    for (const item of added) index.add(item)
+    searchedAlike([...added.reverse(), ...first], index)
 })
 
 test.run()

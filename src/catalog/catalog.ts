@@ -16,6 +16,7 @@ import { referrers, Resolution, type ItemChange } from './resolution.js'
 import { ResourceTable } from './resource-table.js'
 import { makeSearchable, SearchIndex } from './search-index.js'
 import { sortItems, sortOrder, type ItemSort } from './search.js'
+import { IndexBuilder } from './worker-built-index.js'
 
 /**
  * An item ready to serve. It is the loaded record itself: records are never changed after
@@ -244,6 +245,32 @@ export class Catalog {
         const list = this.listed[type]
         for (let at = index.slotCount; at < list.length; at++) index.add(list[at]!)
         return index
+    }
+
+    /**
+     * Builds each type's search index on a worker, below the serving thread's priority, which
+     * makes the items' texts a slice of time at a time (see `IndexBuilder`); in slices here as
+     * before if the worker fails. A search arriving meanwhile builds its type's index here at
+     * once, as it did: searches answer synchronously, within the list request that asks them,
+     * and the worker's index comes a second at most after the listening line at 10,000 levels.
+     */
+    async buildSearchIndexes(slices = new TurnSlices()) {
+        let builder: IndexBuilder | undefined
+        try {
+            builder = new IndexBuilder()
+            for (const type of contentTypes) {
+                if (this.searchIndexes[type]) continue
+                const index = await builder.build(this.listed[type], slices)
+                this.searchIndexes[type] ??= index
+            }
+        } catch (error) {
+            console.error(
+                `shelf: building the search indexes on a worker failed, building them here: ${(error as Error).message}`,
+            )
+            await this.buildSearchIndexesInSlices(slices)
+        } finally {
+            builder?.close()
+        }
     }
 
     /**

@@ -18,53 +18,8 @@ import {
     wordsOf,
     type TitleSpan,
 } from './search-text.js'
-
-/** A list of numbers kept ascending, with room beyond `length` to grow. */
-type Growing = { values: Int32Array; length: number }
-
-/**
- * Ascending lists of numbers by key, only ever appended to. Many lists of an index hold one
- * number (the items holding the number in a level's name, say), kept as that number rather than
- * as an array.
- */
-class PostingLists {
-    private readonly lists = new Map<number, Growing | number>()
-
-    /** Appends `value`, which is at least the last value appended under `key`; a repeat is kept once. */
-    add(key: number, value: number) {
-        const list = this.lists.get(key)
-        if (list === undefined) this.lists.set(key, value)
-        else if (typeof list === 'number') {
-            if (list !== value)
-                this.lists.set(key, { values: Int32Array.of(list, value, 0, 0), length: 2 })
-        } else if (list.values[list.length - 1] !== value) {
-            if (list.length === list.values.length) {
-                const grown = new Int32Array(list.length * 2)
-                grown.set(list.values)
-                list.values = grown
-            }
-            list.values[list.length++] = value
-        }
-    }
-
-    get(key: number): Int32Array {
-        const list = this.lists.get(key)
-        if (list === undefined) return noValues
-        return typeof list === 'number' ? Int32Array.of(list) : list.values.subarray(0, list.length)
-    }
-
-    /** Like `get`, without making an array for a list of one number: the array it gives is only good until the next call. */
-    read(key: number): Int32Array {
-        const list = this.lists.get(key)
-        if (list === undefined) return noValues
-        if (typeof list !== 'number') return list.values.subarray(0, list.length)
-        one[0] = list
-        return one
-    }
-}
-
-const noValues = new Int32Array(0)
-const one = new Int32Array(1)
+import { buffersOf, type FrozenLists } from './frozen-lists.js'
+import { PostingLists } from './posting-lists.js'
 
 /**
  * A small integer (a V8 Smi, the cheapest Map key) for three UTF-16 code units: exact and
@@ -214,6 +169,27 @@ const intersect = (a: Int32Array, b: Int32Array) => {
     return both.subarray(0, length)
 }
 
+/** An index's arrays and words, as a worker built them (see `SearchIndex.handOver`). */
+export type BuiltIndex = {
+    slotCount: number
+    textCharacters: Uint32Array
+    titleCharacters: Uint32Array
+    junctionChunks: Uint32Array[]
+    words: string[]
+    wordIds: Int32Array
+    wordHashes: Uint32Array
+    wordTrigrams: FrozenLists
+    holders: FrozenLists
+    titleHolders: FrozenLists
+}
+
+/** The items of an index built on a worker by slot, and the texts the serving thread made of them. */
+export type TakenItems = {
+    slots: Map<CatalogItem, number>
+    texts: string[]
+    titleSpans: TitleSpan[]
+}
+
 /**
  * The words of a type's items, so that a quick search finds the items holding its terms without
  * looking at every item. Each distinct word is checked once per search (the words that may hold
@@ -225,13 +201,15 @@ const intersect = (a: Int32Array, b: Int32Array) => {
  * changed is added as a new slot, and each snapshot's `ListSearch` knows which slots are its own.
  */
 export class SearchIndex {
-    private readonly slots = new Map<CatalogItem, number>()
+    private readonly slots: Map<CatalogItem, number>
     /** Each slot's search text and where its title is, at hand for ranking (a WeakMap lookup per item costs more than the check). */
-    readonly texts: string[] = []
-    readonly titleSpans: TitleSpan[] = []
+    readonly texts: string[]
+    readonly titleSpans: TitleSpan[]
+    /** Slots whose text is indexed: as many as `slots` hands out, on the serving thread. */
+    private indexed: number
     /** Each slot's letters a–z and digits 0–9, in its text and in its title (see `characterBits`), two words a slot. */
-    private textCharacters = new Uint32Array(256)
-    private titleCharacters = new Uint32Array(256)
+    private textCharacters: Uint32Array
+    private titleCharacters: Uint32Array
     /**
      * The junctions of each slot's text: the characters either side of each space, one or two on
      * each side (four kinds), each hashed to two of 1,024 bits (a Bloom filter). Where two terms
@@ -246,23 +224,43 @@ export class SearchIndex {
      * one array doubled as a build of 100,000 items went was copied 8 MB into 16 MB in one step
      * of a build in slices, 20 ms of the loop during the first scan (bench/write-stall.ts).
      */
-    private readonly junctionChunks: Uint32Array[] = []
-    private readonly words: string[] = []
+    private readonly junctionChunks: Uint32Array[]
+    private readonly words: string[]
     /** Each word's id plus one by the hash of the word (see `hashOf`), at most half full; 0 is no word. */
-    private wordIds = new Int32Array(1024)
+    private wordIds: Int32Array
     /** Each word's hash, by id. */
-    private wordHashes = new Uint32Array(512)
+    private wordHashes: Uint32Array
     /** Word ids by trigram of the word. */
-    private readonly wordTrigrams = new PostingLists()
+    private readonly wordTrigrams: PostingLists
     /** Slots by word id: the items holding the word anywhere, and in their title. */
-    private readonly holders = new PostingLists()
-    private readonly titleHolders = new PostingLists()
+    private readonly holders: PostingLists
+    private readonly titleHolders: PostingLists
     /**
      * The words holding a part too short for trigrams, by part, and how many words were looked
      * at for it: a look at every word (a hundred thousand and more at 100,000 levels, where each
      * level's number is a word) made for every search of `le` or `桜` was most of its cost.
      */
     private readonly shortParts = new Map<string, { ids: number[]; looked: number }>()
+
+    /**
+     * An empty index, or one a worker built (`handOver`) of the items of `taken`, in slot order,
+     * with the texts the serving thread made of them (see search-index-build.ts).
+     */
+    constructor(built?: BuiltIndex, taken?: TakenItems) {
+        this.slots = taken?.slots ?? new Map()
+        this.texts = taken?.texts ?? []
+        this.titleSpans = taken?.titleSpans ?? []
+        this.indexed = built?.slotCount ?? 0
+        this.textCharacters = built?.textCharacters ?? new Uint32Array(256)
+        this.titleCharacters = built?.titleCharacters ?? new Uint32Array(256)
+        this.junctionChunks = built?.junctionChunks ?? []
+        this.words = built?.words ?? []
+        this.wordIds = built?.wordIds ?? new Int32Array(1024)
+        this.wordHashes = built?.wordHashes ?? new Uint32Array(512)
+        this.wordTrigrams = new PostingLists(built?.wordTrigrams)
+        this.holders = new PostingLists(built?.holders)
+        this.titleHolders = new PostingLists(built?.titleHolders)
+    }
 
     static of(items: Iterable<CatalogItem>): SearchIndex {
         const index = new SearchIndex()
@@ -272,7 +270,7 @@ export class SearchIndex {
 
     /** Slots handed out so far, including those of items no snapshot lists any more. */
     get slotCount() {
-        return this.slots.size
+        return this.indexed
     }
 
     slotOf(item: CatalogItem): number | undefined {
@@ -281,14 +279,22 @@ export class SearchIndex {
 
     add(item: CatalogItem) {
         if (this.slots.has(item)) return
-        const slot = this.slots.size
-        this.slots.set(item, slot)
+        this.slots.set(item, this.slots.size)
         // Not through `searchTextOf`: the index keeps the text itself, and a WeakMap of 100,000
         // items rehashed as it grew held the loop 40 ms in one step of a build in slices.
         const text = composeSearchText(item)
         const title = titleSpanOf(item)
         this.texts.push(text)
         this.titleSpans.push(title)
+        this.addText(text, title)
+    }
+
+    /**
+     * Indexes the text of the next slot: on a worker, which is given the texts (the serving
+     * thread keeps them and the slots), else through `add`.
+     */
+    addText(text: string, title: TitleSpan) {
+        const slot = this.indexed++
         if (this.textCharacters.length < 2 * (slot + 1)) {
             this.textCharacters = grown(this.textCharacters)
             this.titleCharacters = grown(this.titleCharacters)
@@ -325,6 +331,36 @@ export class SearchIndex {
     }
 
     /**
+     * What the serving thread needs of an index built on a worker (search-index-worker.ts): its
+     * arrays, to transfer, and its words, which go in chunks. The index is not used after.
+     */
+    handOver(): { built: Omit<BuiltIndex, 'words'>; words: string[]; transfer: ArrayBuffer[] } {
+        const wordTrigrams = this.wordTrigrams.freeze()
+        const holders = this.holders.freeze(this.words.length)
+        const titleHolders = this.titleHolders.freeze(this.words.length)
+        const built = {
+            slotCount: this.indexed,
+            textCharacters: this.textCharacters,
+            titleCharacters: this.titleCharacters,
+            junctionChunks: this.junctionChunks,
+            wordIds: this.wordIds,
+            wordHashes: this.wordHashes,
+            wordTrigrams,
+            holders,
+            titleHolders,
+        }
+        const transfer = [
+            this.textCharacters.buffer,
+            this.titleCharacters.buffer,
+            ...this.junctionChunks.map((chunk) => chunk.buffer),
+            this.wordIds.buffer,
+            this.wordHashes.buffer,
+            ...[wordTrigrams, holders, titleHolders].flatMap(buffersOf),
+        ] as ArrayBuffer[]
+        return { built, words: this.words, transfer }
+    }
+
+    /**
      * The ids of the words holding `part` (letters and digits): by their trigrams, or for a
      * shorter part by a look at every word, done once per part and then only over the words
      * added since (`shortParts`).
@@ -353,7 +389,7 @@ export class SearchIndex {
 
     /** Into `into` (made when too small), the slots whose text has every one of the junction bits (`junctionBits`). */
     slotsMayHold(junctions: readonly number[], into: Uint32Array): Uint32Array {
-        const blocks = wordsFor(this.slots.size)
+        const blocks = wordsFor(this.indexed)
         const set = into.length >= blocks ? into.subarray(0, blocks) : new Uint32Array(blocks)
         for (let block = 0; block < blocks; block++) {
             const bits = this.junctionChunks[block >>> junctionBlockShift]!
