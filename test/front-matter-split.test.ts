@@ -24,6 +24,13 @@ test('the front matter ends at the first line opening with ---; later ones belon
     assert.is(parsed.body, 'first\n---\nsecond')
 })
 
+test('a file saved with Windows line endings reads as one with Unix line endings', () => {
+    const parsed = parse(['---', 'author: Ann', 'time: 5', '---', '', 'Hello', ''].join('\r\n'))
+    assert.equal(parsed.data, { author: 'Ann', time: 5 })
+    assert.is(parsed.body, 'Hello')
+    assert.equal(parsed.locate(['time']), { line: 3, column: 1 })
+})
+
 test('an empty front matter gives no fields', () => {
     const parsed = parse('---\n---\nbody')
     assert.equal(parsed.data, {})

@@ -172,6 +172,9 @@ const parseMarkdown = (text: string): ParsedFile => {
     // match the other formats. The front matter it hands over starts with the newline that ends
     // the opening `---`, so its line numbers are already the file's.
     const parsed = splitFrontMatter(text)
-    const frontMatter = parseYaml(parsed.matter, 0)
+    // gray-matter splits at the newline before the closing `---`: in a file saved with Windows
+    // line endings the front matter's last line keeps its carriage return, which YAML would
+    // read as part of the value (`time: 5` as the text "5\r").
+    const frontMatter = parseYaml(parsed.matter.replace(/\r$/, ''), 0)
     return { ...frontMatter, body: parsed.content.trim() }
 }
