@@ -21,7 +21,7 @@ import {
 import { Containment } from './content/containment.js'
 import { ContentState, unitOf } from './content/content-state.js'
 import { warmUpCommentFiles } from './content/comment-warm-up.js'
-import { contentTypeInfos } from './content/item-types.js'
+import { contentTypeInfos, contentTypes } from './content/item-types.js'
 import { HashCache } from './content/hash-cache.js'
 import type { Problem } from './content/problems.js'
 import { ResourceProcessor } from './content/resources.js'
@@ -205,6 +205,7 @@ const openContent = async (options: ShelfOptions) => {
         containment,
         community,
         converter,
+        validator,
         leftovers,
         snapshot,
     }
@@ -289,8 +290,8 @@ const startWarnings = async (options: ShelfOptions, stateFolder: string) => {
     ]
 }
 
-/** From this many items on, a start that writes or watches warms up the comments' parsing before its line. */
-const commentsWarmedFromItems = 1_000
+/** From this many items on, a start that writes or watches warms up the reading of records and comments before its line. */
+const warmedAheadFromItems = 1_000
 
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
@@ -303,8 +304,17 @@ export const startShelf = async (
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
     const { snapshot, settle, persist, ...opened } = await openContent(options)
-    const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
-        opened
+    const {
+        content,
+        state,
+        processor,
+        stateFolder,
+        containment,
+        community,
+        converter,
+        validator,
+        leftovers,
+    } = opened
     // Built from the snapshot while its checks run, and served from the listening line on.
     let catalog = await nextCatalog(state, community, options)
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
@@ -477,11 +487,14 @@ export const startShelf = async (
             before: readSince,
         }),
     )
-    // Before the listening line rather than in the first comment's turns, during the first scan
-    // (at 100,000 levels it lasts half a minute, and writes come during it), or right after the
-    // line, where loading gray-matter alone held the first requests 30-40 ms. A small catalog's
-    // scan is over in a moment and its writes are few: its start does not spend the time.
-    if ((writes || watcher) && catalog.itemCount >= commentsWarmedFromItems) warmUpCommentFiles()
+    // Before the listening line rather than in the first write's or edit's turns, during the first
+    // scan (at 100,000 levels it lasts half a minute, and writes come during it), or right after
+    // the line, where loading gray-matter alone held the first requests 30-40 ms. A small
+    // catalog's scan is over in a moment and its writes are few: its start does not spend the time.
+    if ((writes || watcher) && catalog.itemCount >= warmedAheadFromItems) {
+        warmUpCommentFiles()
+        validator.warmUp([...contentTypes, 'comment'])
+    }
     // Written once the start is over and every folder watched, out of the requests' way.
     // Its items' bytes are those the load made, on disk first; in the order of the lists.
     const snapshotSaved = Promise.all([watching, persisted])

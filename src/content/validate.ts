@@ -42,6 +42,15 @@ export class ContentValidator {
         return this.run(defaultsSchemaId(name), data)
     }
 
+    /**
+     * Loads the validators of `names` and runs each once, on nothing: a start from the snapshot
+     * validates no record, so the first edit after it loaded and compiled its type's validator in
+     * the loop (a level's, during the first scan at 100,000 levels: 13-24 ms of CPU).
+     */
+    warmUp(names: readonly SchemaName[]) {
+        for (const name of names) this.validate(name, {})
+    }
+
     private run(id: string, data: unknown) {
         const validate = validatorOf(id)
         if (!validate) throw new Error(`schema ${id} is missing from ${schemasFolder}`)
