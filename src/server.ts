@@ -304,17 +304,8 @@ export const startShelf = async (
     const openedGit = options.git && (await openGit(await contentFolder(options), options.git))
     const shared = await openSharedState(options.redis)
     const { snapshot, settle, persist, ...opened } = await openContent(options)
-    const {
-        content,
-        state,
-        processor,
-        stateFolder,
-        containment,
-        community,
-        converter,
-        validator,
-        leftovers,
-    } = opened
+    const { content, state, processor, stateFolder, containment, community, converter, leftovers } =
+        opened
     // Built from the snapshot while its checks run, and served from the listening line on.
     let catalog = await nextCatalog(state, community, options)
     const hashesSaver = debounced(() => processor.saveCache(), saveHashesAfterMs)
@@ -493,7 +484,7 @@ export const startShelf = async (
     // catalog's scan is over in a moment and its writes are few: its start does not spend the time.
     if ((writes || watcher) && catalog.itemCount >= warmedAheadFromItems) {
         warmUpCommentFiles()
-        validator.warmUp([...contentTypes, 'comment'])
+        opened.validator.warmUp([...contentTypes, 'comment'])
     }
     // Written once the start is over and every folder watched, out of the requests' way.
     // Its items' bytes are those the load made, on disk first; in the order of the lists.
