@@ -140,10 +140,15 @@ const writeSnapshot = async (dir: string, records: string) => {
     if (!saved) throw new Error('the snapshot was not written in time')
 }
 
-/** `/sonolus/info` asked one at a time, every `everyMs`: when each was asked (ms since the epoch) and how long it took. */
+/**
+ * `/sonolus/info` asked one at a time, every `everyMs`: when each was asked (ms since the epoch)
+ * and how long it took, and how many failed (a connection reset, say): counted and said, where
+ * one failure used to end the run before it put the tree's `server.yaml` back.
+ */
 const pinging = (url: string) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const answers: [at: number, ms: number][] = []
+    let failed = 0
     let stopped = false
     const ask = () =>
         new Promise<void>((done, fail) => {
@@ -160,7 +165,7 @@ const pinging = (url: string) => {
         })
     const done = (async () => {
         while (!stopped) {
-            await ask()
+            await ask().catch(() => failed++)
             await sleep(everyMs)
         }
         agent.destroy()
@@ -170,6 +175,7 @@ const pinging = (url: string) => {
         stop: async () => {
             stopped = true
             await done
+            if (failed) log(`${failed} of the pings failed (not timed)`)
         },
     }
 }
