@@ -11,24 +11,24 @@ const test = suite('front matter split')
 
 const parse = (text: string) => parseRecordFile('levels/a/comments/c.md', text)
 
-test('the fields, where they are in the file, and the trimmed body', () => {
-    const parsed = parse(['---', 'author: Ann', 'time: 5', '---', '', 'Hello', ''].join('\n'))
-    assert.equal(parsed.data, { author: 'Ann', time: 5 })
-    assert.is(parsed.body, 'Hello')
-    assert.equal(parsed.locate(['time']), { line: 3, column: 1 })
-})
+// A file saved with Windows line endings reads as one with Unix line endings.
+for (const [endings, newline] of [
+    ['Unix', '\n'],
+    ['Windows', '\r\n'],
+])
+    test(`the fields, where they are in the file, and the trimmed body (${endings} line endings)`, () => {
+        const parsed = parse(
+            ['---', 'author: Ann', 'time: 5', '---', '', 'Hello', ''].join(newline),
+        )
+        assert.equal(parsed.data, { author: 'Ann', time: 5 })
+        assert.is(parsed.body, 'Hello')
+        assert.equal(parsed.locate(['time']), { line: 3, column: 1 })
+    })
 
 test('the front matter ends at the first line opening with ---; later ones belong to the body', () => {
     const parsed = parse('---\nauthor: Ann\n--- \nfirst\n---\nsecond\n')
     assert.equal(parsed.data, { author: 'Ann' })
     assert.is(parsed.body, 'first\n---\nsecond')
-})
-
-test('a file saved with Windows line endings reads as one with Unix line endings', () => {
-    const parsed = parse(['---', 'author: Ann', 'time: 5', '---', '', 'Hello', ''].join('\r\n'))
-    assert.equal(parsed.data, { author: 'Ann', time: 5 })
-    assert.is(parsed.body, 'Hello')
-    assert.equal(parsed.locate(['time']), { line: 3, column: 1 })
 })
 
 test('an empty front matter gives no fields', () => {

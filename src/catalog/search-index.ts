@@ -244,7 +244,7 @@ export class SearchIndex {
 
     /**
      * An empty index, or one a worker built (`handOver`) of the items of `taken`, in slot order,
-     * with the texts the serving thread made of them (see search-index-build.ts).
+     * with the texts the serving thread made of them (see worker-built-index.ts).
      */
     constructor(built?: BuiltIndex, taken?: TakenItems) {
         this.slots = taken?.slots ?? new Map()
