@@ -257,9 +257,11 @@ export class Catalog {
     async buildSearchIndexes(slices = new TurnSlices()) {
         let builder: IndexBuilder | undefined
         try {
-            builder = new IndexBuilder()
             for (const type of contentTypes) {
                 if (this.searchIndexes[type]) continue
+                // Started for the first index still to build: a catalog whose searches built
+                // them all starts no worker.
+                builder ??= new IndexBuilder()
                 const index = await builder.build(this.listed[type], slices)
                 this.searchIndexes[type] ??= index
             }
