@@ -39,6 +39,7 @@ import { openSharedState } from './shared-state/open-shared-state.js'
 import type { Flags } from './http/submissions.js'
 import { CatalogUpdates } from './updates/catalog-updates.js'
 import { firstRequests, warmUp } from './http/warm-up.js'
+import { countServedRequest, servedRequests } from './util/served-requests.js'
 import { ContentWriter } from './writes/content-writer.js'
 import { removeLeftovers } from './writes/leftovers.js'
 import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
@@ -420,6 +421,9 @@ export const startShelf = async (
                   uploadKeyHeader: protocolHeaders(options.name).uploadKey,
                   contentRoot: content,
               }
+    // Counted for the workers' long work, which gives way while requests come.
+    const served = servedRequests()
+    server.on('request', () => countServedRequest(served))
     server.on(
         'request',
         createApp(() => catalog, options, { auth, multiplayer, writes, live, containment, git }),
@@ -463,7 +467,10 @@ export const startShelf = async (
         ? persisted
               .then(() => nextTurn())
               .then(() =>
-                  watchFolder(content, (paths) => updates.applyWatched(paths), { readSince }),
+                  watchFolder(content, (paths) => updates.applyWatched(paths), {
+                      readSince,
+                      served,
+                  }),
               )
         : undefined
     const watching = watcher?.then((started) => started.ready) ?? Promise.resolve()

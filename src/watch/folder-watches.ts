@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isIgnored } from '../content/ignored-names.js'
 import { Fifo } from '../util/fifo.js'
+import { RestWhileServed, type ServedRequests } from '../util/served-requests.js'
 import { TurnSlices } from '../util/turn-slices.js'
 import { type ScanFindings, scanFolder } from './folder-changes.js'
 
@@ -37,7 +38,8 @@ export type FolderWatches = {
  * A folder is watched before it is listed, so that nothing made meanwhile is missed, and what its
  * listing finds changed since the reading (`readSince`, ms since the epoch) counts as a change
  * too: a file saved in that moment is not lost. The first scan takes the folders in slices of
- * `sliceMs`, between which the thread's loop takes the watches' events. A folder that appears
+ * `sliceMs`, between which the thread's loop takes the watches' events; on a worker thread, one
+ * in which the serving thread took requests (`served`) is followed by a rest as long. A folder that appears
  * later is found by its parent's watch (stated alone when an event names it), watched and listed,
  * everything in it counting as new, its own subfolders likewise (`mkdir -p` then a save deep
  * inside). A folder that goes away stops being watched with everything under it, so that one made
@@ -49,6 +51,7 @@ export const watchFolders = (
     readSince: number,
     reports: WatchReports,
     sliceMs: number,
+    served?: ServedRequests,
 ): FolderWatches => {
     /** Every folder below the root, with its watch (none while it waits for its turn, or when it could not be watched). */
     const folders = new Map<string, FSWatcher | undefined>()
@@ -179,11 +182,15 @@ export const watchFolders = (
     /** The first scan: done when the root is listed and every folder found is watched and listed. */
     const scan = async () => {
         const slices = new TurnSlices(sliceMs)
+        const rest = new RestWhileServed(served)
         while (!closed) {
             const folder = found.shift()
             if (folder !== undefined) {
                 watchAndScan(folder)
-                if (slices.due()) await slices.pause()
+                if (slices.due()) {
+                    await rest.afterSlice(sliceMs)
+                    await slices.pause()
+                }
                 continue
             }
             if (rootListed) break

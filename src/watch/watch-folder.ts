@@ -3,6 +3,7 @@ import { readdirSync, type Stats } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import { isIgnored } from '../content/ignored-names.js'
+import type { ServedRequests } from '../util/served-requests.js'
 import { startWorker } from '../util/start-worker.js'
 import { changedSince } from './folder-changes.js'
 import { type FolderWatches, watchFolders, type WatchReports } from './folder-watches.js'
@@ -24,6 +25,8 @@ export type WatchOptions = {
      * counts as a change, so nothing saved between the reading and the watching is lost.
      */
     readSince?: number
+    /** The serving thread's count of requests: a large catalog's first scan rests while it moves. */
+    served?: ServedRequests
 }
 
 const describeWatchError = (error: Parameters<WatchReports['failed']>[0]) =>
@@ -146,7 +149,11 @@ export const watchFolder = (
     /** The watches on a worker thread of their own (watch-worker.ts); here if it fails. */
     const watchOnWorker = (): FolderWatches => {
         const worker = startWorker('watch/watch-worker', {
-            workerData: { root: watchRoot, readSince } satisfies WatchWorkerData,
+            workerData: {
+                root: watchRoot,
+                readSince,
+                served: options.served,
+            } satisfies WatchWorkerData,
             resourceLimits: { maxYoungGenerationSizeMb: 4 },
         })
         let failed = false

@@ -6,11 +6,12 @@
  * thread, and starting a watch a folder on the serving thread held each request's turn back.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import type { ServedRequests } from '../util/served-requests.js'
 import { giveWayToServing } from '../util/thread-priority.js'
 import { watchFolders, type WatchReports } from './folder-watches.js'
 
 /** What the worker is started with. */
-export type WatchWorkerData = { root: string; readSince: number }
+export type WatchWorkerData = { root: string; readSince: number; served?: ServedRequests }
 /** What the serving thread's watch of the root says (`FolderWatches`). */
 export type WatchRequest = { found: string } | { rootEntry: string; event: string } | 'rootListed'
 /** What the watches say (`WatchReports`). */
@@ -31,7 +32,7 @@ const scanSliceMs = 10
 giveWayToServing()
 
 const port = parentPort!
-const { root, readSince } = workerData as WatchWorkerData
+const { root, readSince, served } = workerData as WatchWorkerData
 let changed: string[] = []
 const send = () => {
     if (changed.length === 0) return
@@ -55,6 +56,7 @@ const watches = watchFolders(
         },
     },
     scanSliceMs,
+    served,
 )
 
 port.on('message', (request: WatchRequest) => {
