@@ -1,6 +1,7 @@
 /**
- * Background work on worker threads gives way to serving: its threads run in Linux's idle class
- * and leave it when starved, and the first watch scan rests while requests come.
+ * Background work on worker threads gives way to serving: the threads whose loops turn often run
+ * in Linux's idle class and leave it when starved, and the first watch scan rests while requests
+ * come.
  */
 import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'
@@ -37,7 +38,7 @@ const startGivingWay = async () => {
     return { worker, first }
 }
 
-test('a thread that gives way runs in the idle class, below normal priority', async () => {
+test('a thread that runs when idle is in the idle class, below normal priority', async () => {
     if (process.platform !== 'linux') return
     const { worker, first } = await startGivingWay()
     await worker.terminate()

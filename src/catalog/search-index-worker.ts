@@ -5,7 +5,7 @@
  * the longest collections of the start), on a machine of two cores whose other one was idle.
  */
 import { parentPort } from 'node:worker_threads'
-import { giveWayToServing } from '../util/thread-priority.js'
+import { runWhenIdle } from '../util/thread-priority.js'
 import { SearchIndex, type BuiltIndex } from './search-index.js'
 
 /** The next items' texts, and where their titles begin and end (two numbers an item); then `built`; then `next` for each answer. */
@@ -19,7 +19,7 @@ export type IndexAnswer = { words: string[] } | { built: Omit<BuiltIndex, 'words
  */
 const wordsAtOnce = 8192
 
-giveWayToServing()
+runWhenIdle()
 
 const port = parentPort!
 let index = new SearchIndex()

@@ -12,11 +12,10 @@ export const countServedRequest = (served: ServedRequests) => void Atomics.add(s
 
 /**
  * A worker's long work, slice by slice, rests as long again after a slice in which requests
- * came, and goes straight on when none did. On two cores shared with a client, the first watch
- * scan at full speed doubled the answers' median at 10,000 levels while it lasted, even at the
- * lowest priority or in the idle class (the cores' caches and the process's memory are shared
- * too). Resting half the time under requests, the median during the scan was the one after it;
- * an idle server scans at full speed.
+ * came, and goes straight on when none did: an idle server's work runs at full speed. On two
+ * cores shared with a client, the first watch scan of 10,000 levels doubled the answers' median
+ * while it lasted, even in the idle class (thread-priority.ts); with these rests as well, the
+ * median during the scan was within a third of the one after it.
  */
 export class RestWhileServed {
     private seen: number

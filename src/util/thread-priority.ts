@@ -8,6 +8,17 @@ const lookEveryMs = 250
 const starvedAfterMs = 500
 
 /**
+ * Lowers the calling worker thread below normal priority, so that it gives way to the thread
+ * that answers requests and to V8's collector on a machine of few cores. On Linux a priority set
+ * for "process 0" is the calling thread's own; elsewhere it would be the whole process's, which
+ * is left alone. Below normal rather than lowest: on a machine busy with other processes the
+ * lowest let the snapshot's checks of 100,000 levels take 80 s.
+ */
+export const giveWayToServing = () => {
+    if (process.platform === 'linux') setPriority(0, constants.priority.PRIORITY_BELOW_NORMAL)
+}
+
+/**
  * Puts the calling worker thread's scheduling class to `chrt`'s `--idle` or `--other`: Node
  * itself cannot ask for it. On Linux the thread's own id is the last part of /proc/thread-self.
  */
@@ -22,23 +33,21 @@ const scheduleAs = (policy: '--idle' | '--other') => {
 }
 
 /**
- * Makes the calling worker thread give way to the thread that answers requests and to V8's
- * collector on a machine of few cores, by Linux's idle class (`SCHED_IDLE`): the thread runs
- * only on a core nothing else wants, and the scheduler counts a core that runs only it as free
- * when it places a thread that wakes. A niceness does neither: at 10,000 levels the first watch
- * scan, below normal or at the lowest, put the serving thread and a client beside it on one core
- * of two, and the answers' median doubled while it lasted.
+ * Gives way further, for a worker whose loop turns often (work taken in slices or messages): by
+ * Linux's idle class (`SCHED_IDLE`), the thread runs only on a core nothing else wants, and the
+ * scheduler counts a core that runs only it as free when it places a thread that wakes. A
+ * niceness does neither: at 10,000 levels the first watch scan, below normal or at the lowest,
+ * took 60–100% of a core of two while the serving thread and a client beside it got less than
+ * they asked, and the answers' median doubled while it lasted.
  *
- * A thread of the idle class waits as long as another wants every core; should its own loop
- * fall half a second behind, it leaves the class and stays below normal priority (the lowest
- * let the snapshot's checks of 100,000 levels take 80 s on a busy machine). Below normal is
- * also where it stays without `chrt` (util-linux). On Linux a priority set for "process 0" is
- * the calling thread's own; elsewhere it would be the whole process's, which is left alone.
+ * A thread of the idle class waits as long as another wants every core: should its own loop
+ * fall half a second behind (a machine busy with other work), it leaves the class and stays
+ * below normal priority. That look needs turns of the loop, so a worker whose work is one long
+ * call (the snapshot's checks) stays below normal. Without `chrt` (util-linux), so does this one.
  */
-export const giveWayToServing = () => {
-    if (process.platform !== 'linux') return
-    setPriority(0, constants.priority.PRIORITY_BELOW_NORMAL)
-    if (!scheduleAs('--idle')) return
+export const runWhenIdle = () => {
+    giveWayToServing()
+    if (process.platform !== 'linux' || !scheduleAs('--idle')) return
     let due = performance.now() + lookEveryMs
     const look = setInterval(() => {
         const late = performance.now() - due

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ServedRequests } from '../util/served-requests.js'
-import { giveWayToServing } from '../util/thread-priority.js'
+import { runWhenIdle } from '../util/thread-priority.js'
 import { watchFolders, type WatchReports } from './folder-watches.js'
 
 /** What the worker is started with. */
@@ -29,7 +29,7 @@ const answeredAtOnce = 256
  */
 const scanSliceMs = 10
 
-giveWayToServing()
+runWhenIdle()
 
 const port = parentPort!
 const { root, readSince, served } = workerData as WatchWorkerData

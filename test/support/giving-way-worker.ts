@@ -1,10 +1,10 @@
 /**
- * A worker thread that gives way to serving (src/util/thread-priority.ts) and says what the
+ * A worker thread that runs when idle (src/util/thread-priority.ts) and says what the
  * kernel makes of it: its scheduling class and niceness, now and after its loop is held.
  */
 import { readFileSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
-import { giveWayToServing } from '../../src/util/thread-priority.js'
+import { runWhenIdle } from '../../src/util/thread-priority.js'
 
 /** The class (0 normal, 5 idle) and niceness of this thread, from its /proc stat line. */
 const scheduling = () => {
@@ -13,7 +13,7 @@ const scheduling = () => {
     return { policy: Number(fields[38]), nice: Number(fields[16]) }
 }
 
-giveWayToServing()
+runWhenIdle()
 parentPort!.postMessage(scheduling())
 parentPort!.once('message', (holdMs: number) => {
     const until = performance.now() + holdMs
