@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { readlinkSync } from 'node:fs'
+import { readFileSync, readlinkSync } from 'node:fs'
 import { constants, setPriority } from 'node:os'
 
+const belowNormal = constants.priority.PRIORITY_BELOW_NORMAL
 /** How often a worker in the idle class looks whether its own loop still gets a core… */
 const lookEveryMs = 250
 /** …and how late a look may come before it counts as starved, and leaves the class. */
@@ -15,7 +16,7 @@ const starvedAfterMs = 500
  * lowest let the snapshot's checks of 100,000 levels take 80 s.
  */
 export const giveWayToServing = () => {
-    if (process.platform === 'linux') setPriority(0, constants.priority.PRIORITY_BELOW_NORMAL)
+    if (process.platform === 'linux') setPriority(0, belowNormal)
 }
 
 /**
@@ -32,6 +33,28 @@ const scheduleAs = (policy: '--idle' | '--other') => {
     }
 }
 
+/** Linux's capability to raise a thread's priority, whoever it belongs to: a bit of /proc/self/status's `CapEff`. */
+const sysNice = 1n << 23n
+
+/**
+ * Whether this process may take a thread out of the idle class again: Linux lets it only with
+ * `CAP_SYS_NICE` (root's, outside most containers) or a nice limit (`ulimit -e`) that reaches
+ * below normal. Without either, a thread in the class would stay there however starved.
+ */
+export const mayLeaveIdleClass = () => {
+    try {
+        const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(
+            readFileSync('/proc/self/status', 'utf8'),
+        )
+        if (capabilities && (BigInt(`0x${capabilities[1]}`) & sysNice) !== 0n) return true
+        const limit = /^Max nice priority\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))
+        // The limit is counted from 20 down: 20 - nice.
+        return limit?.[1] === 'unlimited' || Number(limit?.[1]) >= 20 - belowNormal
+    } catch {
+        return false
+    }
+}
+
 /**
  * Gives way further, for a worker whose loop turns often (work taken in slices or messages): by
  * Linux's idle class (`SCHED_IDLE`), the thread runs only on a core nothing else wants, and the
@@ -43,11 +66,12 @@ const scheduleAs = (policy: '--idle' | '--other') => {
  * A thread of the idle class waits as long as another wants every core: should its own loop
  * fall half a second behind (a machine busy with other work), it leaves the class and stays
  * below normal priority. That look needs turns of the loop, so a worker whose work is one long
- * call (the snapshot's checks) stays below normal. Without `chrt` (util-linux), so does this one.
+ * call (the snapshot's checks) stays below normal. So does this one without `chrt` (util-linux),
+ * or when it could not leave the class (`mayLeaveIdleClass`).
  */
 export const runWhenIdle = () => {
     giveWayToServing()
-    if (process.platform !== 'linux' || !scheduleAs('--idle')) return
+    if (process.platform !== 'linux' || !mayLeaveIdleClass() || !scheduleAs('--idle')) return
     let due = performance.now() + lookEveryMs
     const look = setInterval(() => {
         const late = performance.now() - due
