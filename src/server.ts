@@ -448,8 +448,8 @@ export const startShelf = async (
     // are short: they overlap the first scan, whose requests they hold a slice at most.
     const buildSearchIndexes = async () => {
         for (let built: Catalog | undefined; built !== catalog;) {
-            built = catalog
-            await built.buildSearchIndexes(new TurnSlices(1))
+            const building = (built = catalog)
+            await built.buildSearchIndexes(new TurnSlices(1), () => building === catalog)
         }
     }
     void catalog.resources.fillInSlices(new TurnSlices(1)).then(buildSearchIndexes)

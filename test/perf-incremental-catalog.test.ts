@@ -343,4 +343,34 @@ test('search indexes built a slice at a time or on a worker answer as ones built
     }
 })
 
+/** A catalog's index of a type, or undefined until one is built or carried: read to see whose index it is. */
+const searchIndexOf = (catalog: Catalog, type: ContentType) =>
+    (catalog as unknown as { searchIndexes: Partial<Record<ContentType, object>> }).searchIndexes[
+        type
+    ]
+
+test('catalogs made while the worker builds carry its index once it comes, with their own changes, and the one before stops building', async () => {
+    const { step } = makeRandom(13)
+    const next = contentSeries()
+    const options = { drafts: false }
+    const first = new Catalog(next(Array.from({ length: 400 }, step)), options)
+    let current = first
+    const building = first.buildSearchIndexes(new TurnSlices(0), () => current === first)
+    const secondContent = next([step(), step(), step()], 'en', first)
+    const second = new Catalog(secondContent, options, first)
+    const thirdContent = next([step(), step()], 'en', second)
+    const third = new Catalog(thirdContent, options, second)
+    current = third
+    await building
+    assert.is(searchIndexOf(first, 'level'), undefined, 'the first stopped once no longer current')
+    await third.buildSearchIndexes()
+    // Read before any search, which would build an index in place.
+    const carried = searchIndexOf(third, 'post')
+    assert.ok(carried)
+    assert.is(carried, searchIndexOf(first, 'post'), "the third carries the first's index")
+    assert.is(carried, searchIndexOf(second, 'post'), "the second carries the first's index")
+    assert.equal(view(third), view(new Catalog(thirdContent, options)))
+    assert.equal(view(second), view(new Catalog(secondContent, options)))
+})
+
 test.run()

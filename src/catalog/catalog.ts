@@ -79,6 +79,14 @@ export class Catalog {
     /** The listed items of a type pointing at each name through a field (`replay:level`), newest first. */
     private readonly referring = new Map<string, LayeredMap<string, readonly CatalogItem[]>>()
     private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
+    /**
+     * Indexes a worker is building for this snapshot or one before it, with this one's changes
+     * added once they come: a write during the first build at 100,000 levels made the next
+     * snapshot build its own, doubling a second and a half of work and garbage.
+     */
+    private readonly indexesArriving: Partial<
+        Record<ContentType, Promise<SearchIndex | undefined>>
+    > = {}
     /** Indexes `buildSearchIndexesInSlices` has begun, holding the first of the listed items (as many as their slots). */
     private readonly indexesBuilding: Partial<Record<ContentType, SearchIndex>> = {}
     private readonly users = new Map<CatalogItem, Map<ContentType, readonly CatalogItem[]>>()
@@ -254,16 +262,21 @@ export class Catalog {
      * once, as it did: searches answer synchronously, within the list request that asks them,
      * and the worker's index comes a second at most after the listening line at 10,000 levels.
      */
-    async buildSearchIndexes(slices = new TurnSlices()) {
+    async buildSearchIndexes(slices = new TurnSlices(), current = () => true) {
         let builder: IndexBuilder | undefined
         try {
             for (const type of contentTypes) {
+                // A newer snapshot carries on what this one began and builds the rest itself.
+                if (!current()) return
+                // Not a turn's wait when nothing comes: a snapshot made meanwhile would miss the build.
+                if (this.indexesArriving[type]) await this.indexesArriving[type]
                 if (this.searchIndexes[type]) continue
                 // Started for the first index still to build: a catalog whose searches built
                 // them all starts no worker.
                 builder ??= new IndexBuilder()
-                const index = await builder.build(this.listed[type], slices)
-                this.searchIndexes[type] ??= index
+                const arriving = builder.build(this.listed[type], slices)
+                this.indexesArriving[type] = arriving.catch(() => undefined)
+                this.searchIndexes[type] ??= await arriving
             }
         } catch (error) {
             console.error(
@@ -297,14 +310,15 @@ export class Catalog {
     /** Patches what the snapshot before had built for a type, rather than building it again on first use. */
     private carryIndexes(base: Catalog, type: ContentType, change: ListChange) {
         const index = base.searchIndexes[type]
-        // Every change leaves a slot no later snapshot lists: past as many as listed, a new index is smaller.
-        if (
-            index &&
-            index.slotCount + change.added.length <= 2 * this.listed[type].length + indexSlack
-        ) {
-            for (const item of change.added) index.add(item)
-            this.searchIndexes[type] = index
-        }
+        const arriving = base.indexesArriving[type]
+        if (index) {
+            if (this.carries(index, type, change)) this.searchIndexes[type] = index
+        } else if (arriving)
+            this.indexesArriving[type] = arriving.then((built) => {
+                if (!built || !this.carries(built, type, change)) return undefined
+                this.searchIndexes[type] ??= built
+                return built
+            })
         const authors = base.authors[type]
         if (authors) this.authors[type] = patchGroups(authors, change, authorKeys, newestFirst)
         for (const { field } of contentTypeInfos[type].references) {
@@ -332,6 +346,15 @@ export class Catalog {
             this.sortedLists.set(key, sorted)
             makeSearchable(sorted.list, () => this.searchIndex(type))
         }
+    }
+
+    /** Adds the items a snapshot added to the index before's, unless it holds too many the snapshot no longer lists. */
+    private carries(index: SearchIndex, type: ContentType, change: ListChange) {
+        // Every change leaves a slot no later snapshot lists: past as many as listed, a new index is smaller.
+        if (index.slotCount + change.added.length > 2 * this.listed[type].length + indexSlack)
+            return false
+        for (const item of change.added) index.add(item)
+        return true
     }
 
     /** Adds the resources (put in the table later, see `ResourceTable.addLater`) and locales of the items that changed. */
