@@ -46,6 +46,7 @@ import { UploadJobs, UploadKeys } from './writes/upload-keys.js'
 import { WriteRates } from './writes/write-rates.js'
 import { watchFolder } from './watch/watch-folder.js'
 import {
+    collectBeforeServing,
     growHeapBy,
     growHeapWhileSmall,
     servingHeapGrowth,
@@ -504,6 +505,7 @@ export const startShelf = async (
             ),
         )
         .catch(reportFailedSave('the start snapshot'))
+    collectBeforeServing()
     return {
         url,
         addresses: addresses.list,
