@@ -52,7 +52,7 @@ import {
     servingHeapGrowth,
     startHeapGrowth,
 } from './util/heap-growth.js'
-import { letRequestsIn, TurnSlices } from './util/turn-slices.js'
+import { besideServingMs, letRequestsIn, TurnSlices } from './util/turn-slices.js'
 import { LivePreview } from './web/live-preview.js'
 import { checkWebClient } from './web/web-client.js'
 
@@ -450,10 +450,13 @@ export const startShelf = async (
     const buildSearchIndexes = async () => {
         for (let built: Catalog | undefined; built !== catalog;) {
             const building = (built = catalog)
-            await built.buildSearchIndexes(new TurnSlices(1), () => building === catalog)
+            await built.buildSearchIndexes(
+                new TurnSlices(besideServingMs),
+                () => building === catalog,
+            )
         }
     }
-    void catalog.resources.fillInSlices(new TurnSlices(1)).then(buildSearchIndexes)
+    void catalog.resources.fillInSlices(new TurnSlices(besideServingMs)).then(buildSearchIndexes)
     void nextTurn().then(letChecksSettle)
     // Made packs, the hash cache and the parse cache, once the units found changed are read again.
     const persisted = checked.then(persist).catch(reportFailedSave("the start's caches"))

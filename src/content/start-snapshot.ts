@@ -7,7 +7,7 @@ import type { Worker } from 'node:worker_threads'
 import { writeFileAtomic } from '../util/atomic-write.js'
 import { growHeapToward } from '../util/heap-growth.js'
 import { startWorker } from '../util/start-worker.js'
-import { TurnSlices } from '../util/turn-slices.js'
+import { besideServingMs, TurnSlices } from '../util/turn-slices.js'
 import { contentTypeInfos, contentTypes, type ContentType } from './item-types.js'
 import { sharedContentType } from './hash-cache.js'
 import { asciiJsonLine, jsonLines } from './json-lines.js'
@@ -291,7 +291,7 @@ export class StartSnapshot {
         if (!unchanged.includes(0)) return []
         // One pass, the kept units moved down in place, a slice at a time: at 100,000 units a
         // filter for the rejected and another for the rest held the loop 13 ms in one turn.
-        const slices = new TurnSlices()
+        const slices = new TurnSlices(besideServingMs)
         const rejected: string[] = []
         let kept = 0
         for (const unit of this.taken) {
@@ -403,7 +403,7 @@ export class StartSnapshot {
         const keptAt: (SnapshotUnit | undefined)[] = new Array(this.keptCount)
         const keepable: SnapshotUnit[] = []
         // A hundred thousand units sorted out at once held the event loop for a tenth of a second and more.
-        const slices = new TurnSlices()
+        const slices = new TurnSlices(besideServingMs)
         // A unit is still as taken when its record is the one taken.
         const takenRecords = new Map<ItemRecord, ReadUnit>()
         for (const unit of this.taken) {
@@ -495,7 +495,7 @@ export class StartSnapshot {
         made: Map<string, number>,
     ) {
         yield asciiJsonLine(header)
-        const slices = new TurnSlices()
+        const slices = new TurnSlices(besideServingMs)
         let text = ''
         for (const unit of units) {
             text += asciiJsonLine(this.keptUnit(unit, made))
@@ -609,7 +609,7 @@ const joinedKeys = async (units: readonly SnapshotUnit[], slices: TurnSlices) =>
 const madeFilesOf = async (root: string, units: SnapshotUnit[]) => {
     const files: MadeFile[] = []
     const places = new Map<string, number>()
-    const slices = new TurnSlices()
+    const slices = new TurnSlices(besideServingMs)
     for (const { key, record } of units) {
         if (slices.due()) await slices.pause()
         const base = `${root}/${key}/`
