@@ -445,15 +445,14 @@ export const startShelf = async (
     ])
     // The served files of the first catalog go into its table between requests (a look-up puts
     // them all in at once), then each type's search index is built (a search finishes its own at
-    // once), in whichever catalog is current by then. Nothing waits for either, so their slices
-    // are short: they overlap the first scan, whose requests they hold a slice at most.
+    // once), in whichever catalog is current: one made meanwhile carries on what the one before
+    // began. Nothing waits for either, so their slices are short: they overlap the first scan,
+    // whose requests they hold a slice at most.
     const buildSearchIndexes = async () => {
-        for (let built: Catalog | undefined; built !== catalog;) {
-            const building = (built = catalog)
-            await built.buildSearchIndexes(
-                new TurnSlices(besideServingMs),
-                () => building === catalog,
-            )
+        for (let building = catalog; ; building = catalog) {
+            const current = () => building === catalog
+            await building.buildSearchIndexes(new TurnSlices(besideServingMs), current)
+            if (current()) return
         }
     }
     void catalog.resources.fillInSlices(new TurnSlices(besideServingMs)).then(buildSearchIndexes)
