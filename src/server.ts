@@ -295,6 +295,17 @@ const startWarnings = async (options: ShelfOptions, stateFolder: string) => {
 /** From this many items on, a start that writes or watches warms up the reading of records and comments before its line. */
 const warmedAheadFromItems = 1_000
 
+/**
+ * Up to this many items, the served files' table and the search indexes are whole before the
+ * listening line (at 10,000 levels 0.1–0.2 s of the start), and nothing of the start's own work
+ * is left for the first requests. Built after the line, their slices and the index worker
+ * competed with the first second of serving (with the scan too, when watching): the list's p99
+ * during a first scan at 10,000 levels was 2.2–2.3× its p99 after, 1.6–1.8× with them built
+ * before. A search in that second built its type's index at once, holding every request
+ * meanwhile. A larger folder's line comes first: at 100,000 levels they take seconds.
+ */
+const readyBeforeLineUpToItems = 20_000
+
 /** Loads the folder and serves it, watching it when asked; resolves once the socket is listening. */
 export const startShelf = async (
     options: ShelfOptions,
@@ -435,6 +446,11 @@ export const startShelf = async (
     // meanwhile git, in a process of its own, says whether it tracks the session secret. What
     // follows the line (the table's fill, the indexes, the saves, the watching) starts after it:
     // started before, its turns came between the warm-up's answers and the line waited for them.
+    if (catalog.itemCount <= readyBeforeLineUpToItems) {
+        const whole = new TurnSlices(Number.POSITIVE_INFINITY)
+        await catalog.resources.fillInSlices(whole)
+        await catalog.buildSearchIndexesInSlices(whole)
+    }
     const [warnings] = await Promise.all([
         startWarnings(options, stateFolder),
         warmUp(
