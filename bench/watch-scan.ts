@@ -5,8 +5,8 @@
  * seconds), and the latencies of the two phases are compared.
  *
  *   node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after 5]
- *                                         [--profile DIR] [--seed 1] [--server dist/cli/main.js]
- *                                         [--json]
+ *                                         [--profile DIR] [--no-control] [--seed 1]
+ *                                         [--server dist/cli/main.js] [--json]
  *
  * The answer is the same page every time (as in `npm run bench`'s list scenario), so from the
  * second request on it costs Shelf a look-up and a write: what the scan adds is the time a
@@ -20,6 +20,12 @@
  * stalls of the scan are printed beside the table, on the clock and in the main thread's CPU
  * time (which the load of other processes inflates less). `--profile DIR` runs the server under
  * `node --cpu-prof` and names the functions on the stack during each of them.
+ *
+ * Then the control: the same start without watching, loaded the same way, its answers split at
+ * the scan's length instead. The first second after a start is slower with or without a scan
+ * (V8 optimizes the request path under the load, and the client warms up too): what the
+ * control's ratio shows is that part, and the scan's own cost is the difference. `--no-control`
+ * leaves it out.
  */
 import autocannon from 'autocannon'
 import { existsSync } from 'node:fs'
@@ -76,6 +82,8 @@ interface ScanMeasurement {
     /** The longest stalls of the loop during the scan, by CPU time, with when they began after the listening line (s). */
     scanStalls: (Stall & { afterS: number; frames?: string })[]
     loadAverage: string
+    /** The same start without watching, its answers split at the scan's length. */
+    control?: { duringSpan: Phase; afterSpan: Phase }
 }
 
 const phaseOf = (latencies: number[]): Phase => {
@@ -104,6 +112,8 @@ async function measureScan(
     },
     contentDir: string,
     levels: number,
+    /** A control: the server does not watch, and the first phase lasts this long. */
+    unwatchedSpanS?: number,
 ): Promise<ScanMeasurement> {
     // A warm start: what is measured is the scan, not the hashing of a first start.
     if (!existsSync(join(contentDir, '.shelf', 'hashes.json'))) {
@@ -117,6 +127,9 @@ async function measureScan(
     const server = await startServer(
         {
             ...options,
+            ...(unwatchedSpanS === undefined
+                ? {}
+                : { serveArgs: [...options.serveArgs, '--no-watch'] }),
             untilListening: true,
             nodeArgs: [
                 '--import',
@@ -153,7 +166,9 @@ async function measureScan(
         if (measuring) errors++
     })
     try {
-        await server.watched
+        await (unwatchedSpanS === undefined
+            ? server.watched
+            : new Promise((resolve) => setTimeout(resolve, unwatchedSpanS * 1000)))
         const scanSeconds = (performance.now() - listening) / 1000
         const watchedAt = Date.now()
         scanning = false
@@ -215,6 +230,8 @@ const render = (rows: ScanMeasurement[]) =>
             'p50 ms',
             'p99 ms',
             'p99 during/after',
+            'unwatched: p99 first · after',
+            'its ratio',
             'peak RSS MiB',
             'errors',
             'load',
@@ -230,6 +247,12 @@ const render = (rows: ScanMeasurement[]) =>
             formatNumber(row.afterScan.p50Ms, 2),
             formatNumber(row.afterScan.p99Ms, 2),
             `${formatNumber(row.duringScan.p99Ms / row.afterScan.p99Ms, 2)}×`,
+            row.control
+                ? `${formatNumber(row.control.duringSpan.p99Ms, 2)} · ${formatNumber(row.control.afterSpan.p99Ms, 2)}`
+                : '-',
+            row.control
+                ? `${formatNumber(row.control.duringSpan.p99Ms / row.control.afterSpan.p99Ms, 2)}×`
+                : '-',
             formatNumber(row.peakRssMiB, 0),
             String(row.errors),
             row.loadAverage,
@@ -260,12 +283,13 @@ async function main(): Promise<void> {
             connections: { type: 'string', default: '10' },
             after: { type: 'string', default: '5' },
             profile: { type: 'string' },
+            'no-control': { type: 'boolean', default: false },
             ...serverBenchOptions,
         },
     })
     if (values.help) {
         console.log(
-            'usage: node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after SECONDS] [--profile DIR] [--seed S] [--server dist/cli/main.js] [--json]',
+            'usage: node --import tsx bench/watch-scan.ts --levels 10000 [--connections 10] [--after SECONDS] [--profile DIR] [--no-control] [--seed S] [--server dist/cli/main.js] [--json]',
         )
         return
     }
@@ -281,7 +305,21 @@ async function main(): Promise<void> {
         const levels = parseCount('--levels', part.trim())
         const contentDir = await ensureTree(options.treesDir, levels, options.seed)
         log(`watching ${levels} levels under load …`)
-        rows.push(await measureScan(options, contentDir, levels))
+        const watched = await measureScan(options, contentDir, levels)
+        if (!values['no-control']) {
+            log(`the same start of ${levels} levels without watching …`)
+            const unwatched = await measureScan(
+                { ...options, profile: undefined },
+                contentDir,
+                levels,
+                watched.scanSeconds,
+            )
+            watched.control = {
+                duringSpan: unwatched.duringScan,
+                afterSpan: unwatched.afterScan,
+            }
+        }
+        rows.push(watched)
     }
     console.log(options.json ? JSON.stringify(rows, null, 4) : render(rows) + renderStalls(rows))
 }
