@@ -3,23 +3,28 @@
  * does a write cost what it writes, however much its neighbours hold?
  *
  * 1. Comments: a level of the example content holding `--comments` comments, then `--writes`
- *    more posted in a row by a signed-in player. For each: the answer's time, and the time from
+ *    more posted by a signed-in player. For each: the answer's time, and the time from
  *    the post until the comment list's first page shows it.
  * 2. Plays: a replays folder of `--replays` replays (and one of the example's three), then
- *    `--writes` results submitted in a row (submit, upload), each becoming a replay. For each:
+ *    `--writes` results submitted (submit, upload), each becoming a replay. For each:
  *    the answer's time (both requests), and the time until the replay list's first page and the
  *    level's details show it.
- * 3. For every run, the longest the event loop stood still while the writes went on (a 1 ms
+ * 3. For every size, the longest the event loop stood still during its writes (a 1 ms
  *    timer's lateness, the client's own work in this process included), on the clock and in
  *    the main thread's CPU time: on a busy machine the process also waits for a core, which the
  *    clock counts and the CPU time does not (the worker threads' and the thread pool's work
  *    beside it counts in neither; it is the smaller of the two that is held to the target); and
- *    the longest in the 11 s after them, when the server saves its hash cache.
+ *    the longest in the 11 s after them all, when the servers save their hash caches.
  *
  * Each figure is printed against its target: the median at the largest size within 1.5× of the
  * smallest, and no stall over 20 ms. The servers run in this process on copies of the example
  * content in temporary folders, watching them, with the load average beside the figures: on a
  * busy machine they are upper bounds.
+ *
+ * A scenario's servers, one per size, are all up before any is measured, and take their writes in
+ * turn (one into 10 comments, one into 1,000, one into 10,000, and again): a write's answer waits
+ * for the disk, whose time drifts by half over a minute, and sizes measured one after another
+ * each met a different disk. Taken in turn, every size meets the same.
  */
 import { execFile } from 'node:child_process'
 import { loadavg } from 'node:os'
@@ -106,40 +111,75 @@ const stallWatch = () => {
     }
 }
 
+/** One size of a scenario: its server, and a write into it that says how long it took to answer and to show. */
+type Subject = {
+    server: TestServer
+    write: (index: number) => Promise<{ answer: number; shown: number[] }>
+    close: () => Promise<void>
+}
+
 /**
- * Measures `write` `writes` times in a row with the loop's longest stall over all of them, and
- * the server's own time to reload what each wrote (its `reload` reports): the answer also waits
- * for the disk to have the files, which on a busy disk varies more than anything Shelf does.
+ * Measures `writes` writes into each subject, taken in turn, with the loop's longest stall during
+ * each subject's writes, and each server's own time to reload what each wrote (its `reload`
+ * reports): the answer also waits for the disk to have the files, which on a busy disk varies
+ * more than anything Shelf does.
  */
-const measure = async (
-    server: TestServer,
-    write: (index: number) => Promise<{ answer: number; shown: number[] }>,
-) => {
-    for (let index = 0; index < warmUpWrites; index++) await write(-1 - index)
-    const reloads: number[] = []
-    const onReload = ({ ms }: { ms: number }) => reloads.push(ms)
-    server.events.on('reload', onReload)
-    const stalls = stallWatch()
-    const answers: number[] = []
-    const shown: number[][] = []
-    for (let index = 0; index < writes; index++) {
-        const times = await write(index)
-        answers.push(times.answer)
-        times.shown.forEach((time, which) => (shown[which] ??= []).push(time))
-    }
-    const stall = stalls.stop()
-    server.events.off('reload', onReload)
+const measureInTurn = async (subjects: Subject[]) => {
+    for (const { write } of subjects)
+        for (let index = 0; index < warmUpWrites; index++) await write(-1 - index)
+    const runs = subjects.map(({ server }) => {
+        const reloads: number[] = []
+        const onReload = ({ ms }: { ms: number }) => reloads.push(ms)
+        server.events.on('reload', onReload)
+        return {
+            reloads,
+            stopListening: () => server.events.off('reload', onReload),
+            answers: [] as number[],
+            shown: [] as number[][],
+            stall: { wall: 0, cpu: 0 },
+        }
+    })
+    for (let index = 0; index < writes; index++)
+        for (const [at, { write }] of subjects.entries()) {
+            const run = runs[at]!
+            const stalls = stallWatch()
+            const times = await write(index)
+            const stall = stalls.stop()
+            run.stall = {
+                wall: Math.max(run.stall.wall, stall.wall),
+                cpu: Math.max(run.stall.cpu, stall.cpu),
+            }
+            run.answers.push(times.answer)
+            times.shown.forEach((time, which) => (run.shown[which] ??= []).push(time))
+        }
+    for (const run of runs) run.stopListening()
     const load = loadAverage()
-    // The hash cache is saved once the writes have been quiet a while: a stall of its own.
+    // The hash caches are saved once the writes have been quiet a while: a stall of their own.
     const quiet = stallWatch()
     await sleep(hashCacheSavedAfterMs)
-    return {
-        reload: median(reloads),
-        answer: median(answers),
-        shown: shown.map(median),
-        stall,
-        stallAfter: quiet.stop(),
+    const stallAfter = quiet.stop()
+    return runs.map((run) => ({
+        reload: median(run.reloads),
+        answer: median(run.answers),
+        shown: run.shown.map(median),
+        stall: run.stall,
+        stallAfter,
         load,
+    }))
+}
+
+/** Every size's subject made (one after another, so that no start shares the machine with another), measured in turn, then closed. */
+const runSizes = async (
+    counts: number[],
+    subject: (count: number) => Promise<Subject>,
+): Promise<[number, Run][]> => {
+    const subjects: Subject[] = []
+    try {
+        for (const count of counts) subjects.push(await subject(count))
+        const runs = await measureInTurn(subjects)
+        return counts.map((count, at) => [count, runs[at]!])
+    } finally {
+        for (const { close } of subjects) await close()
     }
 }
 
@@ -166,7 +206,7 @@ const start = async (signer: TestSigner, content: string) => {
     return server
 }
 
-const commentRun = async (signer: TestSigner, count: number) => {
+const commentSubject = async (signer: TestSigner, count: number): Promise<Subject> => {
     const content = await copyContent()
     await generousWriteLimits(content)
     const folder = join(content, 'levels', level, 'comments')
@@ -181,7 +221,7 @@ const commentRun = async (signer: TestSigner, count: number) => {
     await onDisk(content)
     const server = await start(signer, content)
     const player = await signInPlayer(server, signer, 'bench-id', 'Bench')
-    const result = await measure(server, async (index) => {
+    const write = async (index: number) => {
         const text = `Posted ${index}`
         const started = performance.now()
         const answer = await player.submit(`/levels/${level}/community/submit`, {
@@ -197,10 +237,13 @@ const commentRun = async (signer: TestSigner, count: number) => {
             return body.comments[0]?.content === text
         })
         return { answer: answered, shown: [listed] }
-    })
+    }
+    return { server, write, close: () => closeSubject(server, content) }
+}
+
+const closeSubject = async (server: TestServer, content: string) => {
     await server.stop()
     await rm(content, { recursive: true, force: true })
-    return result
 }
 
 const gzipJson = (value: unknown) => gzipSync(Buffer.from(JSON.stringify(value)))
@@ -256,7 +299,7 @@ const play = async (player: Player, title: string, dataHash: string) => {
     if (upload.status !== 200) throw new Error(`upload answered ${upload.status}`)
 }
 
-const replayRun = async (signer: TestSigner, count: number) => {
+const replaySubject = async (signer: TestSigner, count: number): Promise<Subject> => {
     const content = await copyContent()
     await generousWriteLimits(content)
     if (count) await writeReplays(content, count)
@@ -269,7 +312,7 @@ const replayRun = async (signer: TestSigner, count: number) => {
     const dataHash = await levelDataHash(server, level)
     const firstTitle = async (path: string, pick: (body: never) => string | undefined) =>
         pick((await getJson<never>(`${server.root}${path}`)).body)
-    const result = await measure(server, async (index) => {
+    const write = async (index: number) => {
         const title = `Bench play ${index}`
         const started = performance.now()
         await play(player, title, dataHash)
@@ -293,13 +336,11 @@ const replayRun = async (signer: TestSigner, count: number) => {
                 )) === title,
         )
         return { answer: answered, shown: [listed, inDetails] }
-    })
-    await server.stop()
-    await rm(content, { recursive: true, force: true })
-    return result
+    }
+    return { server, write, close: () => closeSubject(server, content) }
 }
 
-type Run = Awaited<ReturnType<typeof measure>>
+type Run = Awaited<ReturnType<typeof measureInTurn>>[number]
 
 const ratioCell = (value: number, base: number) =>
     `${formatNumber(value / base, 2)}× ${value / base <= answerRatioTarget ? 'met' : 'MISSED'}`
@@ -386,22 +427,17 @@ const printVerdicts = (lines: Verdict[]) => {
 const main = async () => {
     const signer = await createTestSigner()
     console.log(
-        `Growth: ${writes} writes in a row per size; medians in ms; targets: within ${answerRatioTarget}× of the smallest size, longest stall ≤ ${stallTargetMs} ms\n`,
+        `Growth: ${writes} writes per size, the sizes taken in turn; medians in ms; targets: within ${answerRatioTarget}× of the smallest size, longest stall ≤ ${stallTargetMs} ms\n`,
     )
-    // The first run of a process meets code nothing has compiled yet: one is made and dropped.
-    log('warming up …')
-    await commentRun(signer, commentCounts[0]!)
-    const commentRuns: [number, Run][] = []
-    for (const count of commentCounts) {
+    const commentRuns = await runSizes(commentCounts, (count) => {
         log(`comments: ${count} on levels/${level} …`)
-        commentRuns.push([count, await commentRun(signer, count)])
-    }
+        return commentSubject(signer, count)
+    })
     printRuns('A comment on a level of N comments', 'comments', commentRuns, ['listed'])
-    const replayRuns: [number, Run][] = []
-    for (const count of [0, ...replayCounts]) {
+    const replayRuns = await runSizes([0, ...replayCounts], (count) => {
         log(`plays: ${count} replays besides the example's …`)
-        replayRuns.push([count, await replayRun(signer, count)])
-    }
+        return replaySubject(signer, count)
+    })
     printRuns(
         "A play of a level into a replays folder of N replays (besides the example's 3)",
         'replays',
