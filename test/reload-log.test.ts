@@ -26,6 +26,16 @@ test('a save through a temporary file is one file, a removed folder one line', a
     )
     const lines: string[] = []
     const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = []
+    // Said in a failure's message: a server that stopped says why on its standard error.
+    let errors = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk))
+    let state = 'running'
+    const exited = new Promise<void>((resolve) =>
+        child.once('exit', (code, signal) => {
+            state = `exited with ${signal ?? code}`
+            resolve()
+        }),
+    )
     createInterface({ input: child.stdout }).on('line', (line) => {
         lines.push(line)
         for (const waiter of waiters.filter(({ pattern }) => pattern.test(line))) {
@@ -36,7 +46,12 @@ test('a save through a temporary file is one file, a removed folder one line', a
     const next = (pattern: RegExp) =>
         new Promise<string>((resolve, reject) => {
             const timer = setTimeout(
-                () => reject(new Error(`no line matching ${pattern}:\n${lines.join('\n')}`)),
+                () =>
+                    reject(
+                        new Error(
+                            `no line matching ${pattern} (the server ${state}):\n${lines.join('\n')}\nstandard error:\n${errors}`,
+                        ),
+                    ),
                 deadline,
             )
             waiters.push({
@@ -63,7 +78,11 @@ test('a save through a temporary file is one file, a removed folder one line', a
             .slice(before, lines.indexOf(savedLine, before))
             .filter((line) => line.startsWith('reloaded '))
         for (const line of earlier)
-            assert.match(line, /^reloaded levels\/city-lights\/sedX4Yq2b in \d+ ms$/)
+            assert.match(
+                line,
+                /^reloaded levels\/city-lights\/sedX4Yq2b in \d+ ms$/,
+                `a line before the saved file's: ${line}`,
+            )
         const removed = next(/^reloaded /)
         await rm(join(content, 'levels/morning-dew'), { recursive: true })
         assert.match(await removed, /^reloaded levels\/morning-dew \(removed\) in \d+ ms$/)
@@ -74,8 +93,9 @@ test('a save through a temporary file is one file, a removed folder one line', a
             /^reloaded levels\/city-lights\/comments \(new folder\) in \d+ ms$/,
         )
     } finally {
+        // A server that stopped by itself has nothing left to stop; its exit is not waited for again.
         child.kill('SIGTERM')
-        await new Promise((resolve) => child.once('exit', resolve))
+        await exited
         await rm(content, { recursive: true, force: true })
     }
 })
