@@ -297,12 +297,13 @@ const warmedAheadFromItems = 1_000
 
 /**
  * Up to this many items, the served files' table and the search indexes are whole before the
- * listening line (at 10,000 levels 0.1–0.2 s of the start), and nothing of the start's own work
+ * listening line (at 10,000 levels 0.15–0.2 s of the start), and nothing of the start's own work
  * is left for the first requests. Built after the line, their slices and the index worker
  * competed with the first second of serving (with the scan too, when watching): the list's p99
  * during a first scan at 10,000 levels was 2.2–2.3× its p99 after, 1.6–1.8× with them built
- * before. A search in that second built its type's index at once, holding every request
- * meanwhile. A larger folder's line comes first: at 100,000 levels they take seconds.
+ * before, in alternated runs. A search in that second built its type's index at once, holding
+ * every request meanwhile. A larger folder's line comes first: at 100,000 levels they take
+ * seconds.
  */
 const readyBeforeLineUpToItems = 20_000
 
@@ -442,15 +443,16 @@ export const startShelf = async (
     )
     const host = isWildcard(listen.host) ? 'localhost' : listen.host!
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-    // Before the listening line, so that the first requests after it find their code compiled;
-    // meanwhile git, in a process of its own, says whether it tracks the session secret. What
-    // follows the line (the table's fill, the indexes, the saves, the watching) starts after it:
-    // started before, its turns came between the warm-up's answers and the line waited for them.
     if (catalog.itemCount <= readyBeforeLineUpToItems) {
         const whole = new TurnSlices(Number.POSITIVE_INFINITY)
         await catalog.resources.fillInSlices(whole)
         await catalog.buildSearchIndexesInSlices(whole)
     }
+    // Before the listening line, so that the first requests after it find their code compiled;
+    // meanwhile git, in a process of its own, says whether it tracks the session secret. What
+    // follows the line (a larger folder's fill and indexes, the saves, the watching) starts
+    // after it: started before, its turns came between the warm-up's answers and the line
+    // waited for them.
     const [warnings] = await Promise.all([
         startWarnings(options, stateFolder),
         warmUp(
@@ -459,8 +461,8 @@ export const startShelf = async (
             firstRequests(options.name, catalog.items.level.keys().next().value),
         ),
     ])
-    // The served files of the first catalog go into its table between requests (a look-up puts
-    // them all in at once), then each type's search index is built (a search finishes its own at
+    // The served files of a larger folder's first catalog go into its table between requests (a
+    // look-up puts them all in at once), then each type's search index is built (a search finishes its own at
     // once), in whichever catalog is current: one made meanwhile carries on what the one before
     // began. Nothing waits for either, so their slices are short: they overlap the first scan,
     // whose requests they hold a slice at most.
