@@ -462,10 +462,10 @@ export const startShelf = async (
         ),
     ])
     // The served files of a larger folder's first catalog go into its table between requests (a
-    // look-up puts them all in at once), then each type's search index is built (a search finishes its own at
-    // once), in whichever catalog is current: one made meanwhile carries on what the one before
-    // began. Nothing waits for either, so their slices are short: they overlap the first scan,
-    // whose requests they hold a slice at most.
+    // look-up puts them all in at once), then each type's search index is built (a search
+    // finishes its own at once), in whichever catalog is current: one made meanwhile carries on
+    // what the one before began. Nothing waits for either, so their slices are short: they
+    // overlap the first scan, whose requests they hold a slice at most.
     const buildSearchIndexes = async () => {
         for (let building = catalog; ; building = catalog) {
             const current = () => building === catalog
