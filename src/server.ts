@@ -521,7 +521,7 @@ export const startShelf = async (
             snapshot.save(
                 state.snapshotUnits(),
                 state.typeDefaults(),
-                Object.values(catalog.listed),
+                Object.values(catalog.listed).map((list) => list.toArray()),
             ),
         )
         .catch(reportFailedSave('the start snapshot'))

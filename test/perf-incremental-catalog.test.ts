@@ -190,7 +190,7 @@ const contentSeries = () => {
 }
 
 const types: ContentType[] = ['post', 'playlist', 'level', 'skin', 'engine', 'replay']
-const names = (items: readonly ItemRecord[]) => items.map((item) => item.name)
+const names = (items: Iterable<ItemRecord>) => [...items].map((item) => item.name)
 const sorts = [
     { by: 'title', order: 'asc' },
     { by: 'rating', order: 'desc' },

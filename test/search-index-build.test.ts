@@ -6,6 +6,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { CatalogItem } from '../src/catalog/catalog.js'
 import { makeSearchable, SearchIndex } from '../src/catalog/search-index.js'
+import { ChunkedList } from '../src/util/chunked-list.js'
 import { runQuery, type ItemSequence } from '../src/catalog/search.js'
 import { IndexBuilder } from '../src/catalog/worker-built-index.js'
 import { normalizeFields } from '../src/content/records.js'
@@ -49,11 +50,12 @@ const searches = [
 const namesOf = (items: ItemSequence) => items.slice(0, items.length).map((item) => item.name)
 
 const searchedAlike = (list: CatalogItem[], index: SearchIndex) => {
-    makeSearchable(list, () => index)
-    const byItem = [...list]
+    const searchable = ChunkedList.of(list)
+    makeSearchable(searchable, () => index)
+    const byItem = ChunkedList.of(list)
     for (const keywords of searches) {
         const want = namesOf(runQuery(byItem, { keywords, filters: [] }))
-        const got = namesOf(runQuery(list, { keywords, filters: [] }))
+        const got = namesOf(runQuery(searchable, { keywords, filters: [] }))
         assert.ok(want.length > 0, `"${keywords}" finds something`)
         assert.equal(got, want, `"${keywords}"`)
     }

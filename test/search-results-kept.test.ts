@@ -8,6 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { CatalogItem } from '../src/catalog/catalog.js'
 import { makeSearchable, SearchIndex } from '../src/catalog/search-index.js'
+import { ChunkedList } from '../src/util/chunked-list.js'
 import { runQuery, type ItemSequence } from '../src/catalog/search.js'
 import { normalizeFields } from '../src/content/records.js'
 
@@ -36,9 +37,10 @@ const names = (items: ItemSequence, page: number) =>
 test('every page of every search, each asked after the others', () => {
     const list = Array.from({ length: 2000 }, (_, at) => level(at))
     const index = SearchIndex.of(list)
-    makeSearchable(list, () => index)
+    const searchable = ChunkedList.of(list)
+    makeSearchable(searchable, () => index)
     // The same items, not made searchable: searched item by item, with no work arrays.
-    const byItem = [...list]
+    const byItem = ChunkedList.of(list)
     // `12` is in over a hundred numbers, each a word of one or two items: its items are kept as a set once searched.
     const searches = [
         'neon',
@@ -55,7 +57,7 @@ test('every page of every search, each asked after the others', () => {
     for (let page = 0; page < 4; page++)
         for (const keywords of searches) {
             const want = runQuery(byItem, { keywords, filters: [] })
-            const got = runQuery(list, { keywords, filters: [] })
+            const got = runQuery(searchable, { keywords, filters: [] })
             assert.is(got.length, want.length, `"${keywords}" count`)
             assert.equal(names(got, page), names(want, page), `"${keywords}" page ${page}`)
         }
@@ -80,8 +82,9 @@ test('words of letters past the first 65,536 characters, beside emoji, lone surr
         return { ...item, fields: { ...item.fields, title } }
     })
     const index = SearchIndex.of(list)
-    makeSearchable(list, () => index)
-    const byItem = [...list]
+    const searchable = ChunkedList.of(list)
+    makeSearchable(searchable, () => index)
+    const byItem = ChunkedList.of(list)
     const searches = [
         '𠀋',
         '𠀋neon',
@@ -103,7 +106,7 @@ test('words of letters past the first 65,536 characters, beside emoji, lone surr
     ]
     for (const keywords of searches) {
         const want = runQuery(byItem, { keywords, filters: [] })
-        const got = runQuery(list, { keywords, filters: [] })
+        const got = runQuery(searchable, { keywords, filters: [] })
         assert.ok(want.length > 0, `"${keywords}" is found (test self-check)`)
         assert.is(got.length, want.length, `"${keywords}" count`)
         assert.equal(names(got, 0), names(want, 0), `"${keywords}"`)
@@ -120,15 +123,16 @@ test('parts costly to mark, more of them than a list keeps sets of: asked again 
         return { ...item, fields: { ...item.fields, description: { en: description } } }
     })
     const index = SearchIndex.of(list)
-    makeSearchable(list, () => index)
-    const byItem = [...list]
+    const searchable = ChunkedList.of(list)
+    makeSearchable(searchable, () => index)
+    const byItem = ChunkedList.of(list)
     const parts = letters.flatMap((letter) =>
         Array.from({ length: 10 }, (_, digit) => `${letter}${digit}`),
     )
     for (const round of [1, 2])
         for (const keywords of [...parts, ...parts.slice(0, 20).map((part) => `${part} neon`)]) {
             const want = runQuery(byItem, { keywords, filters: [] })
-            const got = runQuery(list, { keywords, filters: [] })
+            const got = runQuery(searchable, { keywords, filters: [] })
             assert.is(got.length, want.length, `"${keywords}" count, round ${round}`)
             assert.equal(names(got, 1), names(want, 1), `"${keywords}" page 1, round ${round}`)
         }

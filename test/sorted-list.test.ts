@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { ChunkedList } from '../src/util/chunked-list.js'
 import { patchSorted, sortedChanges } from '../src/util/sorted-list.js'
 
 type Entry = { key: number }
@@ -83,6 +84,81 @@ test('sortedChanges counts an entry read again at its place as removed and added
     assert.equal(changes.removed, [before[1]])
     assert.is(changes.added[0], edited)
     assert.equal(sortedChanges(before, before, byKey), { removed: [], added: [] })
+})
+
+/** Every way a page, a section or a search reads a chunked list, against the array it stands for. */
+const assertReadsAs = (list: ChunkedList<Entry>, expected: readonly Entry[], context: string) => {
+    assert.is(list.length, expected.length, `${context}: length`)
+    assert.equal(keysOf([...list]), keysOf(expected), `${context}: in order`)
+    for (const position of [0, 1, 511, 512, 513, expected.length - 1, expected.length, -1])
+        assert.is(list.at(position)?.key, expected[position]?.key, `${context}: at ${position}`)
+    for (const [start, end] of [
+        [0, 20],
+        [500, 530],
+        [1000, 2100],
+        [-30, undefined],
+        [40, 10],
+    ])
+        assert.equal(
+            keysOf(list.slice(start, end)),
+            keysOf(expected.slice(start, end)),
+            `${context}: slice ${start}…${end}`,
+        )
+    const middle = expected[expected.length >> 1]?.key
+    assert.is(
+        list.findIndex((entry) => entry.key === middle),
+        expected.findIndex((entry) => entry.key === middle),
+        `${context}: findIndex`,
+    )
+    assert.equal(keysOf(list.toArray()), keysOf(expected), `${context}: as one array`)
+}
+
+test('a chunked list patched version after version reads as patchSorted makes it', () => {
+    const random = randomFrom(7)
+    const start = drawCase(7, 3000, 100_000).list
+    let expected: readonly Entry[] = start
+    let list = ChunkedList.of(start)
+    let nextKey = -1
+    for (let step = 0; step < 400; step++) {
+        const removed = expected.filter(() => random() < 2 / expected.length)
+        // New entries in front (newest first), anywhere, and an entry read again at its place.
+        const added = [{ key: nextKey-- }, { key: Math.floor(random() * 100_000) + 0.5 }]
+        if (removed[0] && random() < 0.5) added.push({ key: removed[0].key })
+        // Now and then a change too large to make item by item.
+        if (step % 100 === 50)
+            for (let count = 0; count < 200; count++) added.push({ key: random() * 100_000 + 0.25 })
+        const before = list
+        const beforeKeys = keysOf([...before])
+        list = list.patched(removed, added, byKey)
+        expected = patchSorted(expected, removed, added, byKey)
+        assert.equal(
+            keysOf([...before]),
+            beforeKeys,
+            `step ${step}: the version before is untouched`,
+        )
+        if (step % 20 === 0 || step % 100 === 50) assertReadsAs(list, expected, `step ${step}`)
+    }
+    assertReadsAs(list, expected, 'the last step')
+    for (const entry of expected.slice(0, 50))
+        assert.ok(list.toArray().includes(entry), 'the entries themselves')
+})
+
+test('a chunked list keeps itself when nothing changes, empties and fills again', () => {
+    const entries = [3, 1, 2].map((key) => ({ key })).sort(byKey)
+    const list = ChunkedList.of(entries)
+    assert.is(list.patched([], [], byKey), list)
+    const emptied = list.patched(entries, [], byKey)
+    assertReadsAs(emptied, [], 'emptied')
+    assertReadsAs(
+        emptied.patched([], [{ key: 5 }, { key: 4 }], byKey),
+        [{ key: 4 }, { key: 5 }],
+        'filled',
+    )
+    assertReadsAs(
+        ChunkedList.of<Entry>().patched([], [{ key: 1 }], byKey),
+        [{ key: 1 }],
+        'from none',
+    )
 })
 
 test.run()

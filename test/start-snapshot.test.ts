@@ -126,7 +126,8 @@ test("the snapshot keeps each type's units in the order of its list, so that the
         for (const type of ['level', 'skin'] as const) {
             const listed = shelf
                 .catalog()
-                .listed[type].map((item) => item.file.slice(0, item.file.lastIndexOf('/')))
+                .listed[type].toArray()
+                .map((item) => item.file.slice(0, item.file.lastIndexOf('/')))
             const inBoth = (keys: string[], other: string[]) =>
                 keys.filter((key) => other.includes(key))
             const order = inBoth(written, listed)

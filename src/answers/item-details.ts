@@ -51,7 +51,7 @@ export const usedByTitles: Record<ContentType, string> = {
 export const detailSections = (view: RequestView, item: CatalogItem): ServerItemSection[] => {
     // Related items follow the rules of lists: no unlisted items, and the player's configuration
     // applies. A section shows a few, so the scan stops as soon as it has them.
-    const related = (items: readonly CatalogItem[]) =>
+    const related = (items: Iterable<CatalogItem>) =>
         firstMatching(
             items,
             sectionSize,
@@ -80,7 +80,7 @@ export const detailSections = (view: RequestView, item: CatalogItem): ServerItem
 }
 
 const firstMatching = <T>(
-    items: readonly T[],
+    items: Iterable<T>,
     count: number,
     matches: (item: T) => boolean,
 ): T[] => {

@@ -8,10 +8,11 @@ import { ChartRevisions } from '../boards/chart-revisions.js'
 import { PlayResults } from '../boards/play-results.js'
 import { People } from '../people/people.js'
 import type { UserFiles } from '../people/user-files.js'
+import { ChunkedList } from '../util/chunked-list.js'
 import { LayeredMap } from '../util/layered-map.js'
 import { TurnSlices } from '../util/turn-slices.js'
 import { newestFirst } from './order.js'
-import { patchSorted, type Order } from '../util/sorted-list.js'
+import type { Order } from '../util/sorted-list.js'
 import { referrers, Resolution, type ItemChange } from './resolution.js'
 import { ResourceTable } from './resource-table.js'
 import { makeSearchable, SearchIndex } from './search-index.js'
@@ -24,6 +25,9 @@ import { IndexBuilder } from './worker-built-index.js'
  * looked up by name in whichever snapshot renders them.
  */
 export type CatalogItem = ItemRecord
+
+/** Items in an order, as a snapshot keeps them: patched, not copied, by the next (see `ChunkedList`). */
+export type ItemList = ChunkedList<CatalogItem>
 
 export type CatalogOptions = {
     drafts: boolean
@@ -51,7 +55,7 @@ export class Catalog {
     readonly settings: ServerSettings
     readonly items = {} as Record<ContentType, ReadonlyMap<string, CatalogItem>>
     /** Items shown in lists, search and sections: newest first, then by name. */
-    readonly listed = {} as Record<ContentType, readonly CatalogItem[]>
+    readonly listed = {} as Record<ContentType, ItemList>
     /**
      * Served files by hash, shared by every snapshot of one server and only ever added to: the
      * bytes behind a hash never change, so a hash an older snapshot handed out may still be asked for.
@@ -69,15 +73,10 @@ export class Catalog {
     private resolution: Resolution | undefined
     private readonly leaderboards: ReadonlyMap<CatalogItem, LeaderboardRecord[]>
     // Built on first use, then patched by each following snapshot rather than built again.
-    private readonly sortedLists = new Map<
-        string,
-        { sort: ItemSort; list: readonly CatalogItem[] }
-    >()
-    private readonly authors: Partial<
-        Record<ContentType, LayeredMap<string, readonly CatalogItem[]>>
-    > = {}
+    private readonly sortedLists = new Map<string, { sort: ItemSort; list: ItemList }>()
+    private readonly authors: Partial<Record<ContentType, LayeredMap<string, ItemList>>> = {}
     /** The listed items of a type pointing at each name through a field (`replay:level`), newest first. */
-    private readonly referring = new Map<string, LayeredMap<string, readonly CatalogItem[]>>()
+    private readonly referring = new Map<string, LayeredMap<string, ItemList>>()
     private readonly searchIndexes: Partial<Record<ContentType, SearchIndex>> = {}
     /**
      * Indexes a worker is building for this snapshot or one before it, with this one's changes
@@ -89,7 +88,7 @@ export class Catalog {
     > = {}
     /** Indexes `buildSearchIndexesInSlices` has begun, holding the first of the listed items (as many as their slots). */
     private readonly indexesBuilding: Partial<Record<ContentType, SearchIndex>> = {}
-    private readonly users = new Map<CatalogItem, Map<ContentType, readonly CatalogItem[]>>()
+    private readonly users = new Map<CatalogItem, Map<ContentType, Iterable<CatalogItem>>>()
 
     constructor(content: LoadedContent, options: CatalogOptions, previous?: Catalog) {
         this.settings = content.settings
@@ -108,8 +107,7 @@ export class Catalog {
         this.leaderboards = resolution.leaderboards
         for (const type of contentTypes) {
             const listChange = listChangeOf(changes[type])
-            this.listed[type] = patchSorted(
-                base?.listed[type] ?? [],
+            this.listed[type] = (base?.listed[type] ?? ChunkedList.of()).patched(
                 listChange.removed,
                 listChange.added,
                 newestFirst,
@@ -179,7 +177,7 @@ export class Catalog {
     }
 
     /** Items of other types that point at this one (the levels using an engine…), newest first. */
-    usersOf(item: CatalogItem): Map<ContentType, readonly CatalogItem[]> {
+    usersOf(item: CatalogItem): Map<ContentType, Iterable<CatalogItem>> {
         let users = this.users.get(item)
         if (!users) {
             users = new Map()
@@ -205,11 +203,11 @@ export class Catalog {
     }
 
     /** Listed items of the item's type by the same author (none for an item without one), newest first. */
-    byAuthor(item: CatalogItem): readonly CatalogItem[] {
+    byAuthor(item: CatalogItem): ItemList {
         const key = authorKey(item)
-        if (key === undefined) return []
+        if (key === undefined) return ChunkedList.of()
         this.authors[item.type] ??= LayeredMap.of(groupBy(this.listed[item.type], authorKeys))
-        return this.authors[item.type]!.get(key) ?? []
+        return this.authors[item.type]!.get(key) ?? ChunkedList.of()
     }
 
     /** An item's leaderboards whose replays all exist in this snapshot. */
@@ -218,13 +216,15 @@ export class Catalog {
     }
 
     /** A type's listed items in another order; computed on first use, then kept with the snapshot. */
-    sortedList(type: ContentType, sort: ItemSort): readonly CatalogItem[] {
+    sortedList(type: ContentType, sort: ItemSort): ItemList {
         const key = sortedListKey(type, sort)
         let sorted = this.sortedLists.get(key)
         if (!sorted) {
             sorted = {
                 sort,
-                list: sortItems(this.listed[type], sort, this.settings.fallbackLocale),
+                list: ChunkedList.of(
+                    sortItems(this.listed[type].toArray(), sort, this.settings.fallbackLocale),
+                ),
             }
             this.sortedLists.set(key, sorted)
             makeSearchable(sorted.list, () => this.searchIndex(type))
@@ -250,7 +250,7 @@ export class Catalog {
     private finishIndex(type: ContentType) {
         const index = this.indexesBuilding[type] ?? new SearchIndex()
         delete this.indexesBuilding[type]
-        const list = this.listed[type]
+        const list = this.listed[type].toArray()
         for (let at = index.slotCount; at < list.length; at++) index.add(list[at]!)
         return index
     }
@@ -274,7 +274,7 @@ export class Catalog {
                 // Started for the first index still to build: a catalog whose searches built
                 // them all starts no worker.
                 builder ??= new IndexBuilder()
-                const arriving = builder.build(this.listed[type], slices)
+                const arriving = builder.build(this.listed[type].toArray(), slices)
                 this.indexesArriving[type] = arriving.catch(() => undefined)
                 this.searchIndexes[type] ??= await arriving
             }
@@ -295,7 +295,7 @@ export class Catalog {
      */
     async buildSearchIndexesInSlices(slices = new TurnSlices()) {
         for (const type of contentTypes) {
-            const list = this.listed[type]
+            const list = this.listed[type].toArray()
             if (this.searchIndexes[type]) continue
             const index = (this.indexesBuilding[type] ??= new SearchIndex())
             while (index.slotCount < list.length && !this.searchIndexes[type]) {
@@ -336,8 +336,7 @@ export class Catalog {
             if (!key.startsWith(`${type}:`)) continue
             const sorted = {
                 sort,
-                list: patchSorted(
-                    list,
+                list: list.patched(
                     change.removed,
                     change.added,
                     sortOrder(sort, this.settings.fallbackLocale),
@@ -452,21 +451,21 @@ const referencedBy = (field: string) => (item: CatalogItem) => {
 }
 
 /** Sorted items in groups by their keys (an item with several keys is in each of their groups), each in the items' order. */
-const groupBy = (items: readonly CatalogItem[], keysOf: (item: CatalogItem) => string[]) => {
+const groupBy = (items: ItemList, keysOf: (item: CatalogItem) => string[]) => {
     const groups = new Map<string, CatalogItem[]>()
-    for (const item of items) {
+    for (const item of items.toArray()) {
         for (const key of keysOf(item)) {
             const group = groups.get(key)
             if (group) group.push(item)
             else groups.set(key, [item])
         }
     }
-    return groups
+    return new Map([...groups].map(([key, group]) => [key, ChunkedList.of(group)]))
 }
 
 /** Groups of sorted items with a list change applied, each group touched patched in its order. */
 const patchGroups = (
-    groups: LayeredMap<string, readonly CatalogItem[]>,
+    groups: LayeredMap<string, ItemList>,
     { removed, added }: ListChange,
     keysOf: (item: CatalogItem) => string[],
     order: Order<CatalogItem>,
@@ -476,9 +475,13 @@ const patchGroups = (
         touched.get(key) ?? touched.set(key, { removed: [], added: [] }).get(key)!
     for (const item of removed) for (const key of keysOf(item)) changeOf(key).removed.push(item)
     for (const item of added) for (const key of keysOf(item)) changeOf(key).added.push(item)
-    const patched = new Map<string, readonly CatalogItem[] | undefined>()
+    const patched = new Map<string, ItemList | undefined>()
     for (const [key, change] of touched) {
-        const group = patchSorted(groups.get(key) ?? [], change.removed, change.added, order)
+        const group = (groups.get(key) ?? ChunkedList.of()).patched(
+            change.removed,
+            change.added,
+            order,
+        )
         patched.set(key, group.length ? group : undefined)
     }
     return groups.with(patched)

@@ -1,4 +1,4 @@
-import type { CatalogItem } from './catalog.js'
+import type { CatalogItem, ItemList } from './catalog.js'
 import {
     addSlots,
     entriesOf,
@@ -819,12 +819,17 @@ export const findEach = (list: readonly CatalogItem[], terms: readonly string[])
     }
 }
 
-const listSearches = new WeakMap<readonly CatalogItem[], ListSearch>()
+/** The index each searchable list uses, and its search once one was asked. */
+const listSearches = new WeakMap<ItemList, { index: () => SearchIndex; search?: ListSearch }>()
 
 /** Lets quick searches over `list` use `index`, which must hold every item of the list. */
-export const makeSearchable = (list: readonly CatalogItem[], index: () => SearchIndex) => {
-    listSearches.set(list, new ListSearch(list, index))
+export const makeSearchable = (list: ItemList, index: () => SearchIndex) => {
+    listSearches.set(list, { index })
 }
 
-/** The search of a list a snapshot made searchable, if it is one. */
-export const listSearchOf = (list: readonly CatalogItem[]) => listSearches.get(list)
+/** The search of a list a snapshot made searchable, if it is one: over the list as one array, made at the first search. */
+export const listSearchOf = (list: ItemList) => {
+    const searchable = listSearches.get(list)
+    if (searchable) searchable.search ??= new ListSearch(list.toArray(), searchable.index)
+    return searchable?.search
+}

@@ -1,6 +1,6 @@
 import type { OptionDeclaration, SortKey } from '../content/server-settings.js'
 import { allVariants, localize } from '../content/text.js'
-import type { CatalogItem } from './catalog.js'
+import type { CatalogItem, ItemList } from './catalog.js'
 import type { Sequence } from '../util/sequence.js'
 import { newestFirst } from './order.js'
 import type { Order } from '../util/sorted-list.js'
@@ -313,11 +313,11 @@ export const sortItems = (
  * filtered and ranked (filtering first or after gives the same items in the same order); any
  * other list is searched item by item.
  */
-export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): ItemSequence => {
+export const runQuery = (ordered: ItemList, query: ItemQuery): ItemSequence => {
     const terms = words(query.keywords)
     if (!terms.length)
         return query.filters.length
-            ? ordered.filter((item) => query.filters.every((filter) => filter(item)))
+            ? ordered.toArray().filter((item) => query.filters.every((filter) => filter(item)))
             : ordered
     const recent = query.filters.length ? undefined : recentOf(ordered)
     const key = terms.join(' ')
@@ -327,8 +327,8 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
         recent!.set(key, kept)
         return kept
     }
-    const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered, terms)
-    const ranked = rank(ordered, found, terms, query.filters)
+    const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered.toArray(), terms)
+    const ranked = rank(ordered.toArray(), found, terms, query.filters)
     if (recent) {
         if (recent.size >= recentSearches) recent.delete(recent.keys().next().value!)
         recent.set(key, ranked)
@@ -344,8 +344,8 @@ export const runQuery = (ordered: readonly CatalogItem[], query: ItemQuery): Ite
  * with filters (a player's configuration) are not kept: their filters are not comparable.
  */
 const recentSearches = 8
-const recents = new WeakMap<readonly CatalogItem[], Map<string, ItemSequence>>()
-const recentOf = (list: readonly CatalogItem[]) => {
+const recents = new WeakMap<ItemList, Map<string, ItemSequence>>()
+const recentOf = (list: ItemList) => {
     let recent = recents.get(list)
     if (!recent) {
         recent = new Map()

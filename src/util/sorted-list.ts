@@ -17,14 +17,14 @@ export const insertionIndex = <T>(list: readonly T[], item: T, order: Order<T>) 
     firstIndexWhere(list, (entry) => order(entry, item) >= 0)
 
 /** Where `item` goes in a list sorted by `order`: after everything it does not precede. */
-const placeOf = <T>(list: readonly T[], item: T, order: Order<T>) =>
+export const placeOf = <T>(list: readonly T[], item: T, order: Order<T>) =>
     firstIndexWhere(list, (entry) => order(item, entry) < 0)
 
 /** Arguments spread into one call at most: the engine limits how many a call takes. */
 const argumentsAtOnce = 4096
 
 /** Arrays joined into one by the engine's own copy (`concat`), in two steps when there are very many. */
-const joined = <T>(runs: readonly (readonly T[])[]): T[] => {
+export const joined = <T>(runs: readonly (readonly T[])[]): T[] => {
     if (runs.length <= argumentsAtOnce) return ([] as T[]).concat(...runs)
     const pieces: T[][] = []
     for (let start = 0; start < runs.length; start += argumentsAtOnce)

@@ -38,7 +38,7 @@ export const homePage = async (request: PageRequest) => {
                 view.renderer.optionalText(settings.types[type].title) ??
                 typeTitle(type, request.page.locale),
             count: format(t.items, listed.length),
-            image: itemImage(catalog, request, listed[0]!),
+            image: itemImage(catalog, request, listed.at(0)!),
         }
     })
     return renderTemplate('home', {
