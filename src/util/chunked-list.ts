@@ -1,4 +1,11 @@
-import { insertionIndex, joined, patchSorted, placeOf, type Order } from './sorted-list.js'
+import {
+    firstIndexWhere,
+    insertionIndex,
+    joined,
+    patchSorted,
+    placeOf,
+    type Order,
+} from './sorted-list.js'
 
 /** Items a chunk is cut to when a list is made; a chunk past twice as many is cut in two. */
 const chunkSize = 512
@@ -20,18 +27,9 @@ const chunksOf = <T>(items: readonly T[]): (readonly T[])[] => {
     return chunks
 }
 
-/** The index of the first chunk whose last item `isPast` holds, found by bisection (the count when none). */
-const chunkWhere = <T>(chunks: readonly (readonly T[])[], isPast: (last: T) => boolean) => {
-    let low = 0
-    let high = chunks.length
-    while (low < high) {
-        const middle = (low + high) >>> 1
-        const chunk = chunks[middle]!
-        if (isPast(chunk[chunk.length - 1]!)) high = middle
-        else low = middle + 1
-    }
-    return low
-}
+/** The index of the first chunk whose last item `isPast` holds (the count when none). */
+const chunkWhere = <T>(chunks: readonly (readonly T[])[], isPast: (last: T) => boolean) =>
+    firstIndexWhere(chunks, (chunk) => isPast(chunk[chunk.length - 1]!))
 
 /**
  * An immutable list sorted by an order, kept as chunks of a few hundred items, from which a
@@ -144,13 +142,6 @@ export class ChunkedList<T> implements Iterable<T> {
                 start += chunk.length
             })
         }
-        let low = 0
-        let high = this.chunks.length - 1
-        while (low < high) {
-            const middle = (low + high + 1) >>> 1
-            if (this.starts[middle]! <= position) low = middle
-            else high = middle - 1
-        }
-        return low
+        return firstIndexWhere(this.starts, (start) => start > position) - 1
     }
 }

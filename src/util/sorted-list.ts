@@ -1,7 +1,7 @@
 export type Order<T> = (a: T, b: T) => number
 
 /** The first index of a sorted list from which `isPast` holds, found by bisection. */
-const firstIndexWhere = <T>(list: readonly T[], isPast: (entry: T) => boolean) => {
+export const firstIndexWhere = <T>(list: ArrayLike<T>, isPast: (entry: T) => boolean) => {
     let low = 0
     let high = list.length
     while (low < high) {
