@@ -3,7 +3,8 @@
  * scratch: the same items, lists, problems, leaderboards, author sections, sorted lists and
  * quick-search answers. Random edits of a small folder (items coming, going and breaking;
  * engines and levels changing validity under the items that use them; drafts; a post held by a
- * folder and by a `.md` file at once) are applied as the content state hands them over.
+ * folder and by a `.md` file at once) are applied as the content state hands them over; then the
+ * same on a folder of a few thousand levels, whose lists run to several chunks.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { suite } from 'uvu'
@@ -43,7 +44,8 @@ const plurals: Record<ContentType, string> = {
 
 type Step = { key: string; record: ItemRecord | null | undefined }
 
-const makeRandom = (seed: number) => {
+/** `levelNames`: how many level names the changes draw from (and replays point at one more). */
+const makeRandom = (seed: number, levelNames = 12) => {
     const random = randomFrom(seed)
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
     const chance = (p: number) => random() < p
@@ -91,11 +93,11 @@ const makeRandom = (seed: number) => {
             'replay',
             'post',
         ] as const)
-        const name = `${type}-${Math.floor(random() * (type === 'level' ? 12 : 3))}`
+        const name = `${type}-${Math.floor(random() * (type === 'level' ? levelNames : 3))}`
         const key = type === 'post' && chance(0.5) ? `posts/${name}.md` : `${plurals[type]}/${name}`
         if (chance(0.15)) return { key, record: undefined }
         if (chance(0.1)) return { key, record: null }
-        const level = () => `level-${Math.floor(random() * 13)}`
+        const level = () => `level-${Math.floor(random() * (levelNames + 1))}`
         switch (type) {
             case 'level':
                 return {
@@ -284,6 +286,29 @@ for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
         }
     })
 }
+
+test('a folder whose lists run to several chunks: a catalog built change by change is the catalog built from scratch', () => {
+    // Lists of a thousand levels and more are kept in chunks of about 512 (`ChunkedList`): single
+    // changes patch a chunk, and bursts past 64 changes are merged whole.
+    const { step, chance, edits } = makeRandom(17, 6000)
+    const next = contentSeries()
+    let catalog = new Catalog(next(Array.from({ length: 20_000 }, step)), { drafts: false })
+    assert.ok(catalog.listed.level.length > 1024, `${catalog.listed.level.length} levels listed`)
+    for (let round = 0; round < 30; round++) {
+        const content = next(
+            Array.from({ length: chance(0.8) ? 1 : chance(0.5) ? 8 : 100 }, step),
+            'en',
+            catalog,
+        )
+        view(catalog)
+        catalog = new Catalog(content, { drafts: false }, catalog)
+        assert.equal(
+            view(catalog),
+            view(new Catalog(content, { drafts: false })),
+            `after ${edits()} edits (round ${round})`,
+        )
+    }
+})
 
 test('a catalog not made from the snapshot right before it is built from scratch', () => {
     const { step } = makeRandom(9)
