@@ -327,8 +327,9 @@ export const runQuery = (ordered: ItemList, query: ItemQuery): ItemSequence => {
         recent!.set(key, kept)
         return kept
     }
-    const found = listSearchOf(ordered)?.find(terms) ?? findEach(ordered.toArray(), terms)
-    const ranked = rank(ordered.toArray(), found, terms, query.filters)
+    const items = ordered.toArray()
+    const found = listSearchOf(ordered)?.find(terms) ?? findEach(items, terms)
+    const ranked = rank(items, found, terms, query.filters)
     if (recent) {
         if (recent.size >= recentSearches) recent.delete(recent.keys().next().value!)
         recent.set(key, ranked)
