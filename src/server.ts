@@ -310,12 +310,13 @@ const readyBeforeLineUpToItems = 20_000
 /**
  * From this many items on, the watcher's first scan starts this long after the listening line.
  * That first second is when V8 optimizes the request path under the first load (at 10,000
- * levels 178 functions, 0.6 s of compiling on its helper threads after the line), and when the
- * scan's worker would start and compile its own loop beside it. Together they held the first
- * answers: the list's p99 from the line to the end of a first scan at 10,000 levels was 8.9–10.3
- * ms, against 6.3–7.6 over as long a span of a start without watching (alternated runs). With
- * the scan a second later, 6.9–7.4 against 6.2–7.4: the scan itself costs the answers next to
- * nothing. Nothing is lost meanwhile: the scan counts every change since the reading.
+ * levels 150–180 functions, 0.4–0.6 s of compiling on its helper threads after the line), and
+ * when the scan's worker would start and compile its own loop beside it. Together they held the
+ * first answers: the list's p99 from the line to the end of a first scan at 10,000 levels was
+ * 8.9–10.3 ms, against 6.3–7.6 over as long a span of a start without watching (alternated
+ * runs). With the scan a second later, 6.9–7.4 against 6.2–7.4: the scan itself costs the
+ * answers next to nothing. Nothing is lost meanwhile: the scan counts every change since the
+ * reading.
  */
 const scanWaitsFromItems = 1_000
 const scanAfterLineMs = 1_000
