@@ -32,7 +32,7 @@ test('a level saved while a large folder waits for its first scan is served once
             const saved = `${original}-again`
             const levelUrl = (name: string) => `${shelf.url}/service/levels/${name}`
             assert.is((await getJson(levelUrl(saved))).status, 404, 'not there at the line')
-            // Saved in the turns after the line, within the second the scan waits.
+            // Saved right after the line, as the scan waits its second; found wherever the scan stands.
             await cp(join(tree.dir, 'levels', original), join(tree.dir, 'levels', saved), {
                 recursive: true,
             })
