@@ -295,8 +295,8 @@ export class Catalog {
      */
     async buildSearchIndexesInSlices(slices = new TurnSlices()) {
         for (const type of contentTypes) {
-            const list = this.listed[type].toArray()
             if (this.searchIndexes[type]) continue
+            const list = this.listed[type].toArray()
             const index = (this.indexesBuilding[type] ??= new SearchIndex())
             while (index.slotCount < list.length && !this.searchIndexes[type]) {
                 index.add(list[index.slotCount]!)
